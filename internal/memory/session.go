@@ -1,0 +1,34 @@
+package memory
+
+import "time"
+
+// Provider names the client a session came from.
+type Provider string
+
+// Known providers. Other MCP clients record their own name.
+const (
+	ProviderClaudeCode Provider = "claude-code"
+	ProviderCodex      Provider = "codex"
+	ProviderOpenCode   Provider = "opencode"
+)
+
+// Session is one client conversation.
+type Session struct {
+	ID         int64     `json:"id"`
+	Account    AccountID `json:"account"`
+	Provider   Provider  `json:"provider"`
+	ExternalID string    `json:"external_id"` // the client's own session id
+	// ParentExternalID links a subagent session to the session that spawned it.
+	ParentExternalID string    `json:"parent_external_id,omitempty"`
+	Subagent         bool      `json:"subagent,omitempty"`
+	Cwd              string    `json:"cwd,omitempty"`
+	Place            Place     `json:"place"`
+	Title            string    `json:"title,omitempty"`
+	Summary          string    `json:"summary,omitempty"`
+	ClientVersion    string    `json:"client_version,omitempty"`
+	Model            string    `json:"model,omitempty"`
+	Branch           string    `json:"branch,omitempty"`
+	StartedAt        time.Time `json:"started_at"`
+	EndedAt          time.Time `json:"ended_at"`
+	Turns            []Turn    `json:"turns,omitempty"`
+}
