@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/config"
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/spf13/cobra"
+)
+
+// DoctorOptions holds `cairn doctor`'s inputs.
+type DoctorOptions struct {
+	IO      *IOStreams
+	Factory *Factory
+	JSON    bool
+}
+
+// DoctorReport is what doctor found.
+type DoctorReport struct {
+	OK          bool               `json:"ok"`
+	Problems    []string           `json:"problems"`
+	Version     BuildInfo          `json:"version"`
+	DataDir     string             `json:"data_dir"`
+	Database    string             `json:"database"`
+	ConfigFile  string             `json:"config_file"`
+	ConfigFound bool               `json:"config_found"`
+	Store       memory.StoreHealth `json:"store"`
+	Clients     []ClientStatus     `json:"clients"`
+}
+
+// ClientStatus says whether a client is wired to cairn.
+type ClientStatus struct {
+	Client string `json:"client"`
+	Hooks  bool   `json:"hooks"`
+	MCP    bool   `json:"mcp"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func newDoctorCmd(f *Factory, runF func(context.Context, *DoctorOptions) error) *cobra.Command {
+	opts := &DoctorOptions{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the data dir, the store and the configuration",
+		Long: `doctor creates the store if there is none, checks its integrity and schema,
+counts its rows, and shows which configuration file is in use. It exits
+non-zero and says what to do when something is wrong.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runDoctor(cmd.Context(), opts)
+		},
+	}
+	addJSONFlag(cmd, &opts.JSON)
+	return cmd
+}
+
+func runDoctor(ctx context.Context, o *DoctorOptions) error {
+	f := o.Factory
+	p := f.Paths()
+	r := DoctorReport{Version: f.Version, DataDir: p.DataDir, Database: p.DB, ConfigFile: p.ConfigFile, Clients: []ClientStatus{}}
+	if _, err := os.Stat(p.ConfigFile); err == nil {
+		r.ConfigFound = true
+	}
+	cfg := config.Default()
+	if l, err := f.Config(); err != nil {
+		r.Problems = append(r.Problems, describe(err))
+	} else {
+		cfg = l.Config
+	}
+	if err := checkWritable(p.DataDir); err != nil {
+		r.Problems = append(r.Problems, err.Error())
+	} else if eng, err := f.OpenEngine(ctx, cfg); err != nil {
+		r.Problems = append(r.Problems, describe(err))
+	} else {
+		defer eng.Close()
+		h, err := eng.Health(ctx)
+		r.Store = h
+		switch {
+		case err != nil:
+			r.Problems = append(r.Problems, describe(err))
+		case h.Integrity != "ok":
+			r.Problems = append(r.Problems, fmt.Sprintf("database integrity check failed (%s); restore %s from a backup or move it aside and re-import", h.Integrity, p.DB))
+		case h.SchemaVersion != h.BinarySchema:
+			r.Problems = append(r.Problems, fmt.Sprintf("schema version %d does not match this cairn's %d", h.SchemaVersion, h.BinarySchema))
+		}
+	}
+	r.OK = len(r.Problems) == 0
+	if r.Problems == nil {
+		r.Problems = []string{}
+	}
+	if o.JSON {
+		if err := printJSON(o.IO.Out, r); err != nil {
+			return err
+		}
+	} else {
+		printDoctor(o.IO, r)
+	}
+	if !r.OK {
+		if o.JSON {
+			return ErrSilent
+		}
+		return memory.Errorf(memory.CodeInternal, "doctor found %d problem(s); fix them as described above", len(r.Problems))
+	}
+	return nil
+}
+
+func printDoctor(io *IOStreams, r DoctorReport) {
+	w := io.Out
+	t := &table{}
+	t.add("cairn", r.Version.Version+" (schema "+fmt.Sprint(r.Version.SchemaVersion)+")")
+	t.add("data dir", r.DataDir)
+	t.add("database", r.Database)
+	cfg := r.ConfigFile + " (not present: defaults in use)"
+	if r.ConfigFound {
+		cfg = r.ConfigFile
+	}
+	t.add("config", cfg)
+	if r.Store.Kind != "" {
+		t.add("schema", fmt.Sprintf("%d (binary %d)", r.Store.SchemaVersion, r.Store.BinarySchema))
+		t.add("integrity", r.Store.Integrity)
+		t.add("journal", r.Store.JournalMode)
+	}
+	t.print(w)
+	if len(r.Store.Rows) > 0 {
+		fmt.Fprintln(w, io.Bold("rows"))
+		names := make([]string, 0, len(r.Store.Rows))
+		for n := range r.Store.Rows {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		rt := &table{}
+		for _, n := range names {
+			rt.add("  "+n, fmt.Sprint(r.Store.Rows[n]))
+		}
+		rt.print(w)
+	}
+	fmt.Fprintln(w, io.Bold("clients"))
+	if len(r.Clients) == 0 {
+		fmt.Fprintln(w, "  none set up yet")
+	}
+	for _, c := range r.Clients {
+		fmt.Fprintf(w, "  %s: hooks %v, mcp %v %s\n", c.Client, c.Hooks, c.MCP, c.Detail)
+	}
+	if r.OK {
+		fmt.Fprintln(w, io.Green("healthy"))
+		return
+	}
+	for _, pr := range r.Problems {
+		fmt.Fprintln(w, io.Red("problem: ")+pr)
+	}
+}
+
+// checkWritable makes sure the data dir exists and accepts files.
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("cannot create data dir %s: %v; choose another with --home or CAIRN_HOME", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return fmt.Errorf("data dir %s is not writable: %v; fix its permissions or choose another with --home", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// describe turns an error into a line for the user.
+func describe(err error) string {
+	if m := memory.ErrorMessage(err); m != "" {
+		return m
+	}
+	return strings.TrimSpace(err.Error())
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/cairn-memory/cairn/internal/config"
+	"github.com/cairn-memory/cairn/internal/engine"
+)
+
+// Factory gives commands what they need, lazily: a command that never
+// touches the store never opens it. The app package fills it in.
+type Factory struct {
+	IO      *IOStreams
+	Getenv  func(string) string
+	Version BuildInfo
+	// Home is set from --home before any command runs.
+	Home string
+	// Paths resolves the data and config locations (after --home is known).
+	Paths func() config.Paths
+	// Config loads the effective configuration.
+	Config func() (*config.Loaded, error)
+	// OpenEngine opens the store and builds an engine with the given
+	// configuration; the caller closes it.
+	OpenEngine func(ctx context.Context, cfg config.Config) (*engine.Engine, error)
+}
+
+// Engine opens the store with the effective configuration.
+func (f *Factory) Engine(ctx context.Context) (*engine.Engine, error) {
+	l, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	return f.OpenEngine(ctx, l.Config)
+}
+
+// BuildInfo describes the binary.
+type BuildInfo struct {
+	Version       string `json:"version"`
+	Commit        string `json:"commit"`
+	SchemaVersion int    `json:"schema_version"`
+	Go            string `json:"go"`
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// NewRootCmd builds the command tree.
+func NewRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cairn",
+		Short: "Long-term memory for AI coding agents",
+		Long: `cairn remembers what you tell your coding agents — Claude Code, Codex,
+OpenCode or any MCP client — and shows them the right slice of it at the
+right moment. Everything stays on this machine unless you run a team gateway.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			if h, err := cmd.Flags().GetString("home"); err == nil && h != "" {
+				f.Home = h
+			}
+		},
+	}
+	root.PersistentFlags().String("home", "", "data and config directory (default: $CAIRN_HOME, else XDG dirs)")
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.CompletionOptions.HiddenDefaultCmd = true
+
+	root.AddCommand(
+		newVersionCmd(f, nil),
+		newDoctorCmd(f, nil),
+		newConfigCmd(f),
+	)
+	return root
+}
+
+// addJSONFlag gives a command the --json switch every data-printing
+// command has.
+func addJSONFlag(cmd *cobra.Command, p *bool) {
+	cmd.Flags().BoolVar(p, "json", false, "print JSON instead of text")
+}

@@ -1,0 +1,141 @@
+package sqlite
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func openTest(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "dir with space", "cairn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpenCreatesHealthyStore(t *testing.T) {
+	db := openTest(t)
+	h, err := db.Health(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Integrity != "ok" || h.JournalMode != "wal" || h.SchemaVersion != SchemaVersion() {
+		t.Fatalf("health %+v", h)
+	}
+	if h.Rows["accounts"] != 1 {
+		t.Fatalf("the local account is missing: %v", h.Rows)
+	}
+}
+
+func TestMigrationsAreNumberedWithoutGaps(t *testing.T) {
+	for i, m := range migrations() {
+		if m.version != i+1 {
+			t.Fatalf("migration %d is numbered %d", i+1, m.version)
+		}
+	}
+}
+
+func TestSchemaGolden(t *testing.T) {
+	db := openTest(t)
+	rows, err := db.read.Query(`SELECT type, name, COALESCE(sql, '') FROM sqlite_master
+		WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var typ, name, sql string
+		if err := rows.Scan(&typ, &name, &sql); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("-- " + typ + " " + name + "\n" + sql + ";\n\n")
+	}
+	golden := filepath.Join("testdata", "schema.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/sqlite -run TestSchemaGolden -update)", err)
+	}
+	if b.String() != string(want) {
+		t.Fatalf("schema differs from %s; if the change is intended, add a migration and run with -update\n%s", golden, b.String())
+	}
+}
+
+func TestOlderStoreIsMigrated(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := openPools(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.migrate(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := old.Version(ctx); v != 1 {
+		t.Fatalf("old store at version %d", v)
+	}
+	if _, err := old.write.Exec(`INSERT INTO settings (account_id, key, value, updated_at) VALUES (1, 'memory.recall', 'false', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, _ := db.Version(ctx); v != SchemaVersion() {
+		t.Fatalf("not migrated: %d", v)
+	}
+	var val string
+	if err := db.read.QueryRow(`SELECT value FROM settings WHERE key = 'memory.recall'`).Scan(&val); err != nil || val != "false" {
+		t.Fatalf("data lost in migration: %q %v", val, err)
+	}
+}
+
+func TestNewerStoreIsRefused(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "new.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.write.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 0)`, SchemaVersion()+1); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = Open(ctx, path)
+	if memory.ErrorCode(err) != memory.CodeConflict || !strings.Contains(err.Error(), "newer than this cairn") {
+		t.Fatalf("want a conflict naming the newer schema, got %v", err)
+	}
+}
+
+func TestUpdateFixesNowOnce(t *testing.T) {
+	db := openTest(t)
+	calls := 0
+	db.Now = func() time.Time { calls++; return time.Unix(1700000000, 0) }
+	err := db.Update(context.Background(), func(tx *Tx) error {
+		_ = tx.Now
+		_ = tx.Now
+		return nil
+	})
+	if err != nil || calls != 1 {
+		t.Fatalf("clock read %d times, err %v", calls, err)
+	}
+}
