@@ -85,12 +85,12 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		once.Do(func() { loaded, cfgErr = config.Load(f.Paths().ConfigFile) })
 		return loaded, cfgErr
 	}
-	f.OpenEngine = func(ctx context.Context, cfg config.Config) (*engine.Engine, error) {
-		db, err := sqlite.Open(ctx, f.Paths().DB)
+	f.OpenEngine = func(ctx context.Context, dbPath string, cfg config.Config) (*engine.Engine, error) {
+		db, err := sqlite.Open(ctx, dbPath)
 		if err != nil {
 			return nil, err
 		}
-		return engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve}), nil
+		return engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers()}), nil
 	}
 	return f
 }

@@ -52,7 +52,12 @@ func TestVersionFlags(t *testing.T) {
 	}
 }
 
-type fakeStore struct{ h memory.StoreHealth }
+// fakeStore answers Health; the other methods of the port are not called
+// by doctor and would panic through the nil interface.
+type fakeStore struct {
+	engine.Store
+	h memory.StoreHealth
+}
 
 func (s fakeStore) Health(context.Context) (memory.StoreHealth, error) { return s.h, nil }
 func (fakeStore) Close() error                                         { return nil }
@@ -64,8 +69,8 @@ func doctorFactory(t *testing.T, h memory.StoreHealth) *Factory {
 		IO:     ios,
 		Paths:  func() config.Paths { return config.ResolvePaths(dir, func(string) string { return "" }) },
 		Config: func() (*config.Loaded, error) { return config.Parse(nil, dir+"/config.toml", nil) },
-		OpenEngine: func(context.Context, config.Config) (*engine.Engine, error) {
-			return engine.New(fakeStore{h}, engine.Options{}), nil
+		OpenEngine: func(context.Context, string, config.Config) (*engine.Engine, error) {
+			return engine.New(fakeStore{h: h}, engine.Options{}), nil
 		},
 	}
 	return f

@@ -75,7 +75,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	}
 	if err := checkWritable(p.DataDir); err != nil {
 		r.Problems = append(r.Problems, err.Error())
-	} else if eng, err := f.OpenEngine(ctx, cfg); err != nil {
+	} else if eng, err := f.OpenEngine(ctx, p.DB, cfg); err != nil {
 		r.Problems = append(r.Problems, describe(err))
 	} else {
 		defer eng.Close()

@@ -19,9 +19,9 @@ type Factory struct {
 	Paths func() config.Paths
 	// Config loads the effective configuration.
 	Config func() (*config.Loaded, error)
-	// OpenEngine opens the store and builds an engine with the given
+	// OpenEngine opens the store at dbPath and builds an engine with the given
 	// configuration; the caller closes it.
-	OpenEngine func(ctx context.Context, cfg config.Config) (*engine.Engine, error)
+	OpenEngine func(ctx context.Context, dbPath string, cfg config.Config) (*engine.Engine, error)
 }
 
 // Engine opens the store with the effective configuration.
@@ -30,7 +30,7 @@ func (f *Factory) Engine(ctx context.Context) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.OpenEngine(ctx, l.Config)
+	return f.OpenEngine(ctx, f.Paths().DB, l.Config)
 }
 
 // BuildInfo describes the binary.

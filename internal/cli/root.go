@@ -30,6 +30,10 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newVersionCmd(f, nil),
 		newDoctorCmd(f, nil),
 		newConfigCmd(f),
+		newImportCmd(f, nil),
+		newSessionsCmd(f, nil),
+		newShowCmd(f, nil),
+		newDemoCmd(f, nil),
 	)
 	return root
 }

@@ -13,6 +13,7 @@ import (
 type Store interface {
 	Health(ctx context.Context) (memory.StoreHealth, error)
 	Close() error
+	TranscriptStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.
@@ -24,6 +25,7 @@ type Engine struct {
 	cfg     config.Config
 	resolve PlaceResolver
 	now     func() time.Time
+	readers []Reader
 }
 
 // Options configures New; zero fields take defaults.
@@ -31,11 +33,13 @@ type Options struct {
 	Config  config.Config
 	Resolve PlaceResolver
 	Now     func() time.Time
+	// Readers are the transcript importers, one per client.
+	Readers []Reader
 }
 
 // New builds an engine over a store.
 func New(store Store, o Options) *Engine {
-	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now}
+	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now, readers: o.Readers}
 	if e.now == nil {
 		e.now = time.Now
 	}

@@ -16,9 +16,20 @@ const (
 // with no close removes everything after it: a truncated block is still
 // ours.
 func StripMarked(s string) string {
-	if !strings.Contains(s, markerPrefix) {
-		return s
+	// Removing one span can join two halves into a new opening marker
+	// ("<cairn-<cairn-memory>…</cairn-memory>memory>"), so repeat until
+	// nothing changes.
+	for strings.Contains(s, markerPrefix) {
+		out := stripOnce(s)
+		if out == s {
+			break
+		}
+		s = out
 	}
+	return s
+}
+
+func stripOnce(s string) string {
 	var b strings.Builder
 	for {
 		i := indexMarkerOpen(s)

@@ -13,6 +13,7 @@ func TestStripMarked(t *testing.T) {
 		{`<cairn-memory v="1" status="rows">inside</cairn-memory>tail`, "tail"},
 		{"head " + MarkerOpen + "truncated block", "head"},
 		{"<cairn-memoryx>not ours</cairn-memoryx>", "<cairn-memoryx>not ours</cairn-memoryx>"},
+		{"<cairn-<cairn-memory>x</cairn-memory>memory>hidden</cairn-memory>tail", "tail"},
 	}
 	for _, c := range cases {
 		if got := StripMarked(c.in); got != c.want {

@@ -32,3 +32,19 @@ type Session struct {
 	EndedAt          time.Time `json:"ended_at"`
 	Turns            []Turn    `json:"turns,omitempty"`
 }
+
+// SessionSummary is a session with its sizes, for listings.
+type SessionSummary struct {
+	Session
+	TurnCount int `json:"turn_count"`
+	PartCount int `json:"part_count"`
+}
+
+// SaveCounts says what saving a session changed.
+type SaveCounts struct {
+	SessionID      int64 `json:"session_id"`
+	TurnsAdded     int   `json:"turns_added"`
+	TurnsUpdated   int   `json:"turns_updated"`
+	TurnsUnchanged int   `json:"turns_unchanged"`
+	Parts          int   `json:"parts_written"`
+}

@@ -75,6 +75,8 @@ type Turn struct {
 	StartedAt time.Time  `json:"started_at"`
 	EndedAt   time.Time  `json:"ended_at"`
 	Parts     []Part     `json:"parts,omitempty"`
+	// Digest fingerprints the redacted content; re-imports compare it.
+	Digest string `json:"-"`
 }
 
 // Role says who produced a part.

@@ -1,0 +1,137 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// ccTurn is one prompt and answer for a synthetic Claude Code session.
+type ccTurn struct {
+	User, Answer string
+	ToolOutput   string // when set, the answer first runs a Bash tool with this output
+}
+
+// claudeLines renders a session as Claude Code 2.1 JSONL lines.
+func claudeLines(session, cwd string, start time.Time, turns []ccTurn) []string {
+	var lines []string
+	parent := "null"
+	n := 0
+	next := func() string { n++; return fmt.Sprintf("%s-%04d", session, n) }
+	ts := func() string { return start.Add(time.Duration(n) * time.Second).UTC().Format(time.RFC3339Nano) }
+	line := func(m map[string]any) {
+		uuid := next()
+		m["uuid"], m["sessionId"], m["cwd"], m["timestamp"], m["version"] = uuid, session, cwd, ts(), "2.1.38"
+		if parent == "null" {
+			m["parentUuid"] = nil
+		} else {
+			m["parentUuid"] = parent
+		}
+		b, _ := json.Marshal(m)
+		lines = append(lines, string(b))
+		parent = uuid
+	}
+	for i, t := range turns {
+		line(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": t.User}})
+		msg := fmt.Sprintf("msg_%s_%d", session, i)
+		if t.ToolOutput != "" {
+			line(map[string]any{"type": "assistant", "message": map[string]any{"id": msg + "a", "role": "assistant", "model": "claude-test",
+				"content": []any{map[string]any{"type": "tool_use", "id": "tu" + msg, "name": "Bash", "input": map[string]any{"command": "cat notes.txt"}}}, "stop_reason": "tool_use"}})
+			line(map[string]any{"type": "user", "message": map[string]any{"role": "user",
+				"content": []any{map[string]any{"type": "tool_result", "tool_use_id": "tu" + msg, "content": t.ToolOutput}}}})
+		}
+		line(map[string]any{"type": "assistant", "message": map[string]any{"id": msg, "role": "assistant", "model": "claude-test",
+			"content": []any{map[string]any{"type": "text", "text": t.Answer}}, "stop_reason": "end_turn"}})
+	}
+	return lines
+}
+
+func writeLines(t testing.TB, path string, lines []string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syntheticCorpus writes n Claude Code sessions of m turns each.
+func syntheticCorpus(t testing.TB, dir string, n, m int) {
+	t.Helper()
+	for i := range n {
+		var turns []ccTurn
+		for j := range m {
+			turns = append(turns, ccTurn{
+				User:       fmt.Sprintf("Session %d step %d: please refactor internal/pay/charge_%d.go and keep PAY-%d passing", i, j, j, 1000+j),
+				Answer:     strings.Repeat(fmt.Sprintf("Refactored charge_%d; tests pass. ", j), 20),
+				ToolOutput: strings.Repeat(fmt.Sprintf("ok  \tpkg/charge_%d\t0.%03ds\n", j, j), 40),
+			})
+		}
+		id := fmt.Sprintf("%08d-0000-4000-8000-000000000000", i)
+		writeLines(t, filepath.Join(dir, "-work-proj", id+".jsonl"), claudeLines(id, "/work/proj", time.Date(2026, 5, 1, 9, 0, i, 0, time.UTC), turns))
+	}
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// cairnBinary builds the real binary once per test process.
+func cairnBinary(t testing.TB) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cairn-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "cairn")
+		_, file, _, _ := runtime.Caller(0)
+		root := filepath.Join(filepath.Dir(file), "..", "..")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/cairn")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// cairnCmd prepares the real binary with a given home.
+func cairnCmd(t testing.TB, home string, args ...string) *exec.Cmd {
+	cmd := exec.Command(cairnBinary(t), args...)
+	cmd.Env = append(os.Environ(), "CAIRN_HOME="+home, "NO_COLOR=1")
+	return cmd
+}
+
+// storeCounts reads the row counts from `cairn doctor --json`.
+func storeCounts(t testing.TB, home string) (map[string]int64, string) {
+	t.Helper()
+	out, err := cairnCmd(t, home, "doctor", "--json").Output()
+	if err != nil {
+		t.Fatalf("doctor: %v\n%s", err, out)
+	}
+	var r struct {
+		Store struct {
+			Integrity string
+			Rows      map[string]int64
+		}
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Store.Rows, r.Store.Integrity
+}

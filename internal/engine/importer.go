@@ -1,0 +1,365 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/redact"
+	"github.com/cairn-memory/cairn/internal/transcript"
+)
+
+// Reader reads one client's transcripts; each client importer is wrapped
+// in one by the app.
+type Reader interface {
+	Provider() memory.Provider
+	// DefaultRoot is where the client keeps its transcripts.
+	DefaultRoot() string
+	// Discover lists the sources under root (files, or ids the reader
+	// understands).
+	Discover(ctx context.Context, root string) ([]string, error)
+	// Sniff says whether the first bytes of a file are this client's.
+	Sniff(head []byte) bool
+	Read(ctx context.Context, source string) (transcript.Result, error)
+}
+
+// TranscriptStore keeps L0.
+type TranscriptStore interface {
+	SaveSession(ctx context.Context, acct memory.AccountID, s memory.Session) (memory.SaveCounts, error)
+	// SourceFiles returns the files a source had when last imported and the
+	// client that read it.
+	SourceFiles(ctx context.Context, acct memory.AccountID, path string) ([]transcript.File, memory.Provider, bool, error)
+	SaveSource(ctx context.Context, acct memory.AccountID, path string, provider memory.Provider, files []transcript.File, consumed int64) error
+	ListSessions(ctx context.Context, acct memory.AccountID, limit int) ([]memory.SessionSummary, error)
+	LoadSession(ctx context.Context, acct memory.AccountID, ref string) (memory.Session, error)
+}
+
+// ImportRequest says what to import.
+type ImportRequest struct {
+	// Provider restricts the import to one client; empty detects the format
+	// of each path.
+	Provider memory.Provider
+	// Paths are files or directories; empty means the client's default
+	// location (Provider must then be set).
+	Paths []string
+	// Force re-reads sources whose files did not change.
+	Force bool
+	// Progress is called after each source.
+	Progress func(done, total int, r SourceReport)
+}
+
+// SourceReport says what importing one source did.
+type SourceReport struct {
+	Source     string          `json:"source"`
+	Provider   memory.Provider `json:"provider"`
+	Unchanged  bool            `json:"unchanged,omitempty"`
+	Sessions   int             `json:"sessions"`
+	Turns      int             `json:"turns"`
+	Added      int             `json:"turns_added"`
+	Updated    int             `json:"turns_updated"`
+	Parts      int             `json:"parts_written"`
+	Lines      int             `json:"lines"`
+	Skipped    map[string]int  `json:"skipped,omitempty"`
+	Pending    bool            `json:"pending,omitempty"`
+	Redactions int             `json:"redactions"`
+	Bytes      int64           `json:"bytes"`
+	Error      string          `json:"error,omitempty"`
+	Stages     Stages          `json:"stages"`
+}
+
+// Stages times the import pipeline, for the benchmark.
+type Stages struct {
+	Parse  time.Duration `json:"parse_ns"`
+	Redact time.Duration `json:"redact_ns"`
+	Store  time.Duration `json:"store_ns"`
+}
+
+// Add accumulates another source's stage times.
+func (s *Stages) Add(o Stages) { s.Parse += o.Parse; s.Redact += o.Redact; s.Store += o.Store }
+
+// Import reads every source the request names into L0. A source that fails
+// is reported and the others go on; what was stored stays stored.
+func (e *Engine) Import(ctx context.Context, req ImportRequest) ([]SourceReport, error) {
+	jobs, err := e.plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var out []SourceReport
+	for i, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		r := e.importSource(ctx, j.reader, j.source, req.Force)
+		out = append(out, r)
+		if req.Progress != nil {
+			req.Progress(i+1, len(jobs), r)
+		}
+	}
+	return out, nil
+}
+
+type importJob struct {
+	reader Reader
+	source string
+}
+
+// plan expands the request into sources, each with the reader that reads it.
+func (e *Engine) plan(ctx context.Context, req ImportRequest) ([]importJob, error) {
+	var readers []Reader
+	for _, r := range e.readers {
+		if req.Provider == "" || r.Provider() == req.Provider {
+			readers = append(readers, r)
+		}
+	}
+	if len(readers) == 0 {
+		return nil, memory.Errorf(memory.CodeInvalid, "no importer for %q; use claude-code, codex or opencode", req.Provider)
+	}
+	paths := req.Paths
+	if len(paths) == 0 {
+		if req.Provider == "" {
+			return nil, memory.Errorf(memory.CodeInvalid, "nothing to import: name files or directories, or a client (--claude-code, --codex, --opencode)")
+		}
+		paths = []string{readers[0].DefaultRoot()}
+	}
+	var jobs []importJob
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil && len(readers) == 1 {
+			// Not a file: the reader may understand it as an id (an OpenCode
+			// session to export, for instance).
+			jobs = append(jobs, importJob{readers[0], p})
+			continue
+		}
+		if err != nil {
+			return nil, memory.Errorf(memory.CodeInvalid, "cannot import %s: %v", p, err)
+		}
+		if fi.IsDir() {
+			found := 0
+			for _, r := range readers {
+				srcs, err := r.Discover(ctx, p)
+				if err != nil {
+					return nil, memory.Wrap(memory.CodeInvalid, "discover "+string(r.Provider())+" sessions in "+p, err)
+				}
+				for _, s := range srcs {
+					// With no client named, every reader scans the directory;
+					// keep only the files whose content is this reader's.
+					if len(readers) > 1 && !sniffs(r, s) {
+						continue
+					}
+					jobs = append(jobs, importJob{r, s})
+					found++
+				}
+			}
+			if found == 0 && req.Provider != "" {
+				return nil, memory.Errorf(memory.CodeNotFound, "no %s sessions found under %s", req.Provider, p)
+			}
+			continue
+		}
+		r, err := sniff(p, readers)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, importJob{r, p})
+	}
+	return jobs, nil
+}
+
+// sniffs reports whether r recognizes the file at path; sources that are
+// not files (ids) are the reader's own by construction.
+func sniffs(r Reader, path string) bool {
+	head, err := readHead(path)
+	if err != nil {
+		return !fileExists(path)
+	}
+	return r.Sniff(head)
+}
+
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 16<<10)
+	n, err := io.ReadFull(f, head)
+	if err != nil && n == 0 && err != io.EOF {
+		return nil, err
+	}
+	return head[:n], nil
+}
+
+func sniff(path string, readers []Reader) (Reader, error) {
+	if len(readers) == 1 {
+		return readers[0], nil
+	}
+	head, err := readHead(path)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInvalid, "open "+path, err)
+	}
+	for _, r := range readers {
+		if r.Sniff(head) {
+			return r, nil
+		}
+	}
+	return nil, memory.Errorf(memory.CodeInvalid, "%s is not a transcript cairn recognizes (Claude Code or Codex JSONL, an OpenCode export); name the client with --claude-code, --codex or --opencode", path)
+}
+
+// importSource reads one source and stores it, one transaction per
+// session, then records the source's state so an unchanged source is
+// skipped next time.
+func (e *Engine) importSource(ctx context.Context, r Reader, source string, force bool) SourceReport {
+	rep := SourceReport{Source: source, Provider: r.Provider()}
+	if abs, err := filepath.Abs(source); err == nil && fileExists(abs) {
+		source, rep.Source = abs, abs
+	}
+	if !force {
+		if files, prov, ok, err := e.store.SourceFiles(ctx, memory.LocalAccount, source); err == nil && ok && prov == r.Provider() && unchanged(files) {
+			rep.Unchanged = true
+			return rep
+		}
+	}
+	t0 := time.Now()
+	res, err := r.Read(ctx, source)
+	rep.Stages.Parse = time.Since(t0)
+	rep.Lines, rep.Skipped, rep.Pending = res.Stats.Lines, res.Stats.Skipped, res.Stats.Pending
+	for _, f := range res.Files {
+		rep.Bytes += f.Size
+	}
+	if err != nil {
+		rep.Error = describe(err)
+		return rep
+	}
+	places := map[string]memory.Place{}
+	for _, s := range res.Sessions {
+		t1 := time.Now()
+		rep.Redactions += e.prepareSession(&s, places)
+		rep.Stages.Redact += time.Since(t1)
+		t2 := time.Now()
+		c, err := e.store.SaveSession(ctx, memory.LocalAccount, s)
+		rep.Stages.Store += time.Since(t2)
+		if err != nil {
+			rep.Error = describe(err)
+			return rep
+		}
+		rep.Sessions++
+		rep.Turns += len(s.Turns)
+		rep.Added += c.TurnsAdded
+		rep.Updated += c.TurnsUpdated
+		rep.Parts += c.Parts
+	}
+	if len(res.Files) > 0 {
+		if err := e.store.SaveSource(ctx, memory.LocalAccount, source, r.Provider(), res.Files, res.Stats.Consumed); err != nil {
+			rep.Error = describe(err)
+		}
+	}
+	return rep
+}
+
+// prepareSession redacts every text, strips cairn's own blocks, numbers
+// turns and parts, resolves the place and fingerprints each turn. It
+// returns the number of redactions.
+func (e *Engine) prepareSession(s *memory.Session, places map[string]memory.Place) int {
+	red := redact.Default()
+	n := 0
+	clean := func(t string) string {
+		t = memory.StripMarked(t)
+		out, k := red.Redact(t)
+		n += k
+		return out
+	}
+	s.Title, s.Summary = clean(s.Title), clean(s.Summary)
+	if s.Cwd != "" {
+		p, ok := places[s.Cwd]
+		if !ok {
+			p, _ = e.resolve(s.Cwd)
+			places[s.Cwd] = p
+		}
+		s.Place = p
+	}
+	seq := 0
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		t.Seq = i + 1
+		t.Request, t.Outcome = clean(t.Request), clean(t.Outcome)
+		if t.Key == "" {
+			t.Key = "turn-" + itoa(t.Seq)
+		}
+		for j := range t.Parts {
+			seq++
+			t.Parts[j].Seq = seq
+			t.Parts[j].Text = clean(t.Parts[j].Text)
+		}
+		t.Digest = digest(t)
+	}
+	return n
+}
+
+// digest fingerprints a turn's stored content.
+func digest(t *memory.Turn) string {
+	h := sha256.New()
+	var num [8]byte
+	field := func(s string) {
+		binary.LittleEndian.PutUint64(num[:], uint64(len(s)))
+		h.Write(num[:])
+		io.WriteString(h, s)
+	}
+	field(t.Request)
+	field(t.Outcome)
+	field(string(t.Status))
+	field(t.Model)
+	field(itoa(int(t.Flags)) + "|" + itoa(int(t.StartedAt.UnixMilli())) + "|" + itoa(int(t.EndedAt.UnixMilli())))
+	for _, p := range t.Parts {
+		field(string(p.Role) + "|" + string(p.Kind) + "|" + p.Tool + "|" + itoa(p.Seq))
+		if p.IsError {
+			field("error")
+		}
+		field(p.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// unchanged reports whether every recorded file still has its size and
+// modification time.
+func unchanged(files []transcript.File) bool {
+	if len(files) == 0 {
+		return false
+	}
+	for _, f := range files {
+		fi, err := os.Stat(f.Path)
+		if err != nil || fi.Size() != f.Size || !fi.ModTime().Equal(f.ModTime) {
+			return false
+		}
+	}
+	return true
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// describe gives a user-facing line for an error.
+func describe(err error) string {
+	if m := memory.ErrorMessage(err); m != "" {
+		return m
+	}
+	return err.Error()
+}
+
+// SkippedTotal sums the skipped lines.
+func (r SourceReport) SkippedTotal() int {
+	n := 0
+	for _, c := range r.Skipped {
+		n += c
+	}
+	return n
+}

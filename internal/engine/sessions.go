@@ -1,0 +1,18 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// Sessions lists imported sessions, newest first.
+func (e *Engine) Sessions(ctx context.Context, limit int) ([]memory.SessionSummary, error) {
+	return e.store.ListSessions(ctx, memory.LocalAccount, limit)
+}
+
+// Session loads one session with its turns and parts; ref is cairn's id or
+// the client's session id (or a unique prefix of it).
+func (e *Engine) Session(ctx context.Context, ref string) (memory.Session, error) {
+	return e.store.LoadSession(ctx, memory.LocalAccount, ref)
+}
