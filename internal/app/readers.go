@@ -38,6 +38,7 @@ func readers() []engine.Reader {
 			sniff:    claudecode.Sniff,
 			read:     claudecode.ParseFile,
 		},
+		openCodeReader(),
 		reader{
 			provider: memory.ProviderCodex,
 			root:     codex.DefaultRoot,

@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/engine"
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/transcript"
 	"github.com/spf13/cobra"
 )
 
@@ -16,18 +18,19 @@ const defaultRoot = "\x00default"
 
 // ImportOptions holds `cairn import`'s inputs.
 type ImportOptions struct {
-	IO        *IOStreams
-	Factory   *Factory
-	Paths     []string
-	Clients   map[memory.Provider]string // client → dir ("" = its default location)
-	Force     bool
-	JSON      bool
-	ClientIDs []memory.Provider // the order the client flags were given in
+	IO         *IOStreams
+	Factory    *Factory
+	Paths      []string
+	Clients    map[memory.Provider]string // client → dir ("" = its default location)
+	Force      bool
+	JSON       bool
+	OpenCodeDB string            // an opencode.db to read directly, read-only
+	ClientIDs  []memory.Provider // the order the client flags were given in
 }
 
 func newImportCmd(f *Factory, runF func(context.Context, *ImportOptions) error) *cobra.Command {
 	opts := &ImportOptions{IO: f.IO, Factory: f}
-	var cc, cx, oc string
+	var cc, cx, oc, ocdb string
 	cmd := &cobra.Command{
 		Use:   "import [PATH...]",
 		Short: "Import client transcripts into memory (redacted)",
@@ -58,7 +61,16 @@ and a half-written last line is left for the next run.`,
 					opts.ClientIDs = append(opts.ClientIDs, c.p)
 				}
 			}
-			if len(opts.Paths) == 0 && len(opts.Clients) == 0 {
+			if cmd.Flags().Changed("opencode-db") {
+				opts.OpenCodeDB = ocdb
+				if ocdb == defaultRoot {
+					opts.OpenCodeDB = ""
+				}
+				if opts.OpenCodeDB == "" {
+					opts.OpenCodeDB = defaultOpenCodeDB(f.Getenv)
+				}
+			}
+			if len(opts.Paths) == 0 && len(opts.Clients) == 0 && opts.OpenCodeDB == "" {
 				return memory.Errorf(memory.CodeInvalid, "nothing to import: name a client (--claude-code, --codex, --opencode) or give paths")
 			}
 			if runF != nil {
@@ -79,6 +91,8 @@ and a half-written last line is left for the next run.`,
 		cmd.Flags().StringVar(c.p, c.name, "", c.help)
 		cmd.Flags().Lookup(c.name).NoOptDefVal = defaultRoot
 	}
+	cmd.Flags().StringVar(&ocdb, "opencode-db", "", "read OpenCode's own opencode.db directly, read-only (opt-in: the host's store is the host's)")
+	cmd.Flags().Lookup("opencode-db").NoOptDefVal = defaultRoot
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "re-read files even when they did not change")
 	addJSONFlag(cmd, &opts.JSON)
 	return cmd
@@ -121,6 +135,9 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 	}
 	if len(o.Paths) > 0 {
 		reqs = append(reqs, engine.ImportRequest{Paths: o.Paths, Force: o.Force})
+	}
+	if o.OpenCodeDB != "" {
+		reqs = append(reqs, engine.ImportRequest{Provider: memory.ProviderOpenCode, Paths: []string{transcript.OpenCodeDBPrefix + o.OpenCodeDB}, Force: o.Force})
 	}
 	bar := newProgress(o.IO, !o.JSON)
 	out := ImportOutput{Sources: []engine.SourceReport{}}
@@ -209,4 +226,12 @@ func printSourceReport(io *IOStreams, r engine.SourceReport) {
 		fmt.Fprint(w, ", last line still being written (read next time)")
 	}
 	fmt.Fprintln(w)
+}
+
+// defaultOpenCodeDB is where OpenCode ≥ 1.2 keeps its sessions.
+func defaultOpenCodeDB(getenv func(string) string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "opencode", "opencode.db")
+	}
+	return filepath.Join(getenv("HOME"), ".local", "share", "opencode", "opencode.db")
 }

@@ -34,6 +34,8 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newSessionsCmd(f, nil),
 		newShowCmd(f, nil),
 		newDemoCmd(f, nil),
+		newSearchCmd(f, nil),
+		newEvalCmd(f),
 	)
 	return root
 }

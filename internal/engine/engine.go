@@ -14,6 +14,7 @@ type Store interface {
 	Health(ctx context.Context) (memory.StoreHealth, error)
 	Close() error
 	TranscriptStore
+	SearchStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.

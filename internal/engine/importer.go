@@ -96,7 +96,12 @@ func (e *Engine) Import(ctx context.Context, req ImportRequest) ([]SourceReport,
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		r := e.importSource(ctx, j.reader, j.source, req.Force)
+		var r SourceReport
+		if j.err != nil {
+			r = SourceReport{Source: j.source, Error: describe(j.err)}
+		} else {
+			r = e.importSource(ctx, j.reader, j.source, req.Force)
+		}
 		out = append(out, r)
 		if req.Progress != nil {
 			req.Progress(i+1, len(jobs), r)
@@ -108,6 +113,7 @@ func (e *Engine) Import(ctx context.Context, req ImportRequest) ([]SourceReport,
 type importJob struct {
 	reader Reader
 	source string
+	err    error // the source could not be planned; reported, not read
 }
 
 // plan expands the request into sources, each with the reader that reads it.
@@ -132,9 +138,18 @@ func (e *Engine) plan(ctx context.Context, req ImportRequest) ([]importJob, erro
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil && len(readers) == 1 {
-			// Not a file: the reader may understand it as an id (an OpenCode
-			// session to export, for instance).
-			jobs = append(jobs, importJob{readers[0], p})
+			// Not a file: the reader may understand it as a root of its own
+			// (OpenCode's CLI listing) or as an id (a session to export).
+			srcs, derr := readers[0].Discover(ctx, p)
+			if derr != nil {
+				return nil, memory.Wrap(memory.CodeInvalid, "discover "+string(readers[0].Provider())+" sessions", derr)
+			}
+			if len(srcs) == 0 {
+				srcs = []string{p}
+			}
+			for _, s := range srcs {
+				jobs = append(jobs, importJob{reader: readers[0], source: s})
+			}
 			continue
 		}
 		if err != nil {
@@ -153,7 +168,7 @@ func (e *Engine) plan(ctx context.Context, req ImportRequest) ([]importJob, erro
 					if len(readers) > 1 && !sniffs(r, s) {
 						continue
 					}
-					jobs = append(jobs, importJob{r, s})
+					jobs = append(jobs, importJob{reader: r, source: s})
 					found++
 				}
 			}
@@ -163,10 +178,7 @@ func (e *Engine) plan(ctx context.Context, req ImportRequest) ([]importJob, erro
 			continue
 		}
 		r, err := sniff(p, readers)
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, importJob{r, p})
+		jobs = append(jobs, importJob{reader: r, source: p, err: err})
 	}
 	return jobs, nil
 }
@@ -236,23 +248,9 @@ func (e *Engine) importSource(ctx context.Context, r Reader, source string, forc
 		rep.Error = describe(err)
 		return rep
 	}
-	places := map[string]memory.Place{}
-	for _, s := range res.Sessions {
-		t1 := time.Now()
-		rep.Redactions += e.prepareSession(&s, places)
-		rep.Stages.Redact += time.Since(t1)
-		t2 := time.Now()
-		c, err := e.store.SaveSession(ctx, memory.LocalAccount, s)
-		rep.Stages.Store += time.Since(t2)
-		if err != nil {
-			rep.Error = describe(err)
-			return rep
-		}
-		rep.Sessions++
-		rep.Turns += len(s.Turns)
-		rep.Added += c.TurnsAdded
-		rep.Updated += c.TurnsUpdated
-		rep.Parts += c.Parts
+	if err := e.ingest(ctx, res.Sessions, &rep); err != nil {
+		rep.Error = describe(err)
+		return rep
 	}
 	if len(res.Files) > 0 {
 		if err := e.store.SaveSource(ctx, memory.LocalAccount, source, r.Provider(), res.Files, res.Stats.Consumed); err != nil {
@@ -260,6 +258,31 @@ func (e *Engine) importSource(ctx context.Context, r Reader, source string, forc
 		}
 	}
 	return rep
+}
+
+// ingest is the one write path of L0: every session, whether read from a
+// client's files, sent by a hook or loaded by an evaluation, is redacted,
+// numbered, placed and fingerprinted here, then stored in its own
+// transaction. rep accumulates counts and stage times.
+func (e *Engine) ingest(ctx context.Context, sessions []memory.Session, rep *SourceReport) error {
+	places := map[string]memory.Place{}
+	for _, s := range sessions {
+		t1 := time.Now()
+		rep.Redactions += e.prepareSession(&s, places)
+		rep.Stages.Redact += time.Since(t1)
+		t2 := time.Now()
+		c, err := e.store.SaveSession(ctx, memory.LocalAccount, s)
+		rep.Stages.Store += time.Since(t2)
+		if err != nil {
+			return err
+		}
+		rep.Sessions++
+		rep.Turns += len(s.Turns)
+		rep.Added += c.TurnsAdded
+		rep.Updated += c.TurnsUpdated
+		rep.Parts += c.Parts
+	}
+	return nil
 }
 
 // prepareSession redacts every text, strips cairn's own blocks, numbers

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"sort"
 	"strconv"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -41,6 +42,11 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 			return err
 		}
 		defer insPart.Close()
+		ix, err := newIndexer(ctx, tx, memory.L0, 2)
+		if err != nil {
+			return err
+		}
+		var written []writtenPart
 		for _, t := range s.Turns {
 			old, seen := existing[t.Key]
 			var turnID int64
@@ -50,7 +56,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				continue
 			case seen:
 				turnID = old.id
-				if _, err := tx.ExecContext(ctx, `DELETE FROM parts WHERE turn_id = ?`, turnID); err != nil {
+				if err := dropParts(ctx, tx, ix, turnID); err != nil {
 					return err
 				}
 				if _, err := tx.ExecContext(ctx, `UPDATE turns SET seq = ?, request = ?, outcome = ?, status = ?, flags = ?, model = ?,
@@ -72,14 +78,23 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				c.TurnsAdded++
 			}
 			for _, p := range t.Parts {
-				if _, err := insPart.ExecContext(ctx, int64(acct), id, turnID, p.Seq, string(p.Role), string(p.Kind),
-					p.Tool, boolInt(p.IsError), p.Text, millis(p.Time)); err != nil {
+				res, err := insPart.ExecContext(ctx, int64(acct), id, turnID, p.Seq, string(p.Role), string(p.Kind),
+					p.Tool, boolInt(p.IsError), p.Text, millis(p.Time))
+				if err != nil {
 					return err
 				}
+				pid, err := res.LastInsertId()
+				if err != nil {
+					return err
+				}
+				written = append(written, writtenPart{id: pid, seq: p.Seq, text: p.Text})
 				c.Parts++
 			}
 		}
-		return nil
+		if err := indexWritten(ctx, tx, ix, id, written); err != nil {
+			return err
+		}
+		return ix.close(ctx)
 	})
 	if err != nil {
 		return c, memory.Wrap(memory.CodeInternal, "save session "+s.ExternalID, err)
@@ -113,6 +128,94 @@ func upsertSession(ctx context.Context, tx *Tx, acct memory.AccountID, s memory.
 		s.Place.Worktree, s.Place.Project, s.Place.Repo, s.Title, s.Summary, s.ClientVersion, s.Model, s.Branch,
 		millis(s.StartedAt), millis(s.EndedAt), millis(tx.Now), millis(tx.Now)).Scan(&id)
 	return id, err
+}
+
+// writtenPart is a part saved by this transaction, waiting to be indexed.
+type writtenPart struct {
+	id   int64
+	seq  int
+	text string
+}
+
+// dropParts removes a turn's parts and their index entries.
+func dropParts(ctx context.Context, tx *Tx, ix *indexer, turnID int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM parts WHERE turn_id = ?`, turnID)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		if err := ix.remove(ctx, id); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM parts WHERE turn_id = ?`, turnID)
+	return err
+}
+
+// indexWritten indexes the parts saved in this transaction, each with its
+// neighbours as context, and re-indexes the stored parts next to them,
+// whose context changed. Runs of consecutive seqs take their neighbours
+// from memory; only the edges of a run are looked up.
+func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w []writtenPart) error {
+	if len(w) == 0 {
+		return nil
+	}
+	sort.Slice(w, func(i, j int) bool { return w[i].seq < w[j].seq || (w[i].seq == w[j].seq && w[i].id < w[j].id) })
+	self := make(map[int64]bool, len(w))
+	for _, p := range w {
+		self[p.id] = true
+	}
+	touched := map[int64]bool{}
+	for i, p := range w {
+		var prev, next string
+		if i > 0 && w[i-1].seq == p.seq-1 {
+			prev = w[i-1].text
+		} else if sp, ok, err := adjacentPart(ctx, tx, sessionID, p.seq, true, self); err != nil {
+			return err
+		} else if ok {
+			prev = sp.text
+			touched[sp.id] = true
+		}
+		if i+1 < len(w) && w[i+1].seq == p.seq+1 {
+			next = w[i+1].text
+		} else if sp, ok, err := adjacentPart(ctx, tx, sessionID, p.seq, false, self); err != nil {
+			return err
+		} else if ok {
+			next = sp.text
+			touched[sp.id] = true
+		}
+		if err := ix.add(ctx, p.id, p.text, neighbours(prev, next)); err != nil {
+			return err
+		}
+	}
+	for id := range touched {
+		var seq int
+		var body string
+		if err := tx.QueryRowContext(ctx, `SELECT seq, text FROM parts WHERE id = ?`, id).Scan(&seq, &body); err != nil {
+			return err
+		}
+		prev, next, err := neighbourText(ctx, tx, sessionID, seq, id)
+		if err != nil {
+			return err
+		}
+		if err := ix.remove(ctx, id); err != nil {
+			return err
+		}
+		if err := ix.add(ctx, id, body, neighbours(prev, next)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type digestRow struct {

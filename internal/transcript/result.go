@@ -80,3 +80,7 @@ func (s *Stats) Merge(o Stats) {
 		s.Skipped[r] += c
 	}
 }
+
+// OpenCodeDBPrefix marks a source that names OpenCode's own database, to be
+// read directly (read-only). Only an explicit user request produces one.
+const OpenCodeDBPrefix = "opencode-db:"

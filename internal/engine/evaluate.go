@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/evaluate"
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// ProviderEval marks sessions loaded from a benchmark.
+const ProviderEval memory.Provider = "eval"
+
+// EvalOptions tunes a retrieval evaluation.
+type EvalOptions struct {
+	Ks     []int          // cut-offs; default 1, 5, 10, 25, 50
+	Layers []memory.Layer // layers searched; default all
+	// Progress is called after each question.
+	Progress func(done, total int)
+}
+
+// EvalRetrieval loads a benchmark into this engine's store through the
+// same write path as real data, asks every question through the same
+// search the agent uses, and scores the ranked turns. The store should be
+// a fresh, temporary one: the data stays in it.
+func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalOptions) (evaluate.Report, error) {
+	if len(o.Ks) == 0 {
+		o.Ks = evaluate.DefaultKs()
+	}
+	depth := 0
+	for _, k := range o.Ks {
+		depth = max(depth, k)
+	}
+	places := map[string]memory.Place{}
+	for _, c := range ds.Conversations {
+		dir := evalDir(ds.Name, c.ID)
+		var sessions []memory.Session
+		for _, s := range c.Sessions {
+			ms := memory.Session{Provider: ProviderEval, ExternalID: c.ID + "/" + s.ID, Cwd: dir, StartedAt: s.Time}
+			for _, t := range s.Turns {
+				utter := t.Text
+				if t.Speaker != "" {
+					utter = t.Speaker + ": " + t.Text
+				}
+				ms.Turns = append(ms.Turns, memory.Turn{
+					Key: t.ID, Request: utter, Status: memory.TurnCompleted, StartedAt: t.Time, EndedAt: t.Time,
+					Parts: []memory.Part{{Role: memory.RoleUser, Kind: memory.KindText, Text: utter, Time: t.Time}},
+				})
+				ms.EndedAt = t.Time
+			}
+			sessions = append(sessions, ms)
+		}
+		var rep SourceReport
+		if err := e.ingest(ctx, sessions, &rep); err != nil {
+			return evaluate.Report{}, err
+		}
+		p, err := e.resolve(dir)
+		if err != nil {
+			return evaluate.Report{}, err
+		}
+		places[c.ID] = p
+	}
+	var ranked []evaluate.Ranked
+	for i, q := range ds.Questions {
+		if err := ctx.Err(); err != nil {
+			return evaluate.Report{}, err
+		}
+		p := places[q.Conversation]
+		res, err := e.Search(ctx, SearchRequest{Query: q.Text, Place: &p, Layers: o.Layers, Limit: depth})
+		if err != nil {
+			return evaluate.Report{}, err
+		}
+		r := evaluate.Ranked{QuestionID: q.ID}
+		for _, h := range res.Hits {
+			if h.TurnKey == "" {
+				continue // a derived row cites its turns through evidence, added by later layers
+			}
+			r.Turns = append(r.Turns, h.TurnKey)
+			r.Sessions = append(r.Sessions, strings.TrimPrefix(h.SessionRef, q.Conversation+"/"))
+		}
+		ranked = append(ranked, r)
+		if o.Progress != nil {
+			o.Progress(i+1, len(ds.Questions))
+		}
+	}
+	return evaluate.Score(ds, ranked, o.Ks), nil
+}
+
+// evalDir is the made-up directory a benchmark conversation lives in, so
+// each conversation is its own place and questions read only their own.
+func evalDir(dataset, conv string) string {
+	return path.Join("/cairn-eval", dataset, conv)
+}

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/rank"
+	"github.com/cairn-memory/cairn/internal/text"
+)
+
+// SearchStore finds candidates in each layer's index.
+type SearchStore interface {
+	SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Candidate, error)
+	TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error)
+}
+
+// SearchRequest is one search, by a person, an agent or recall.
+type SearchRequest struct {
+	Query  string
+	Layers []memory.Layer // empty: every layer
+	// Cwd places the search; Place, when set, is used as is.
+	Cwd            string
+	Place          *memory.Place
+	Rung           memory.Rung // widest rung read; empty: worktree
+	ExcludeSession int64
+	Since, Until   time.Time
+	Limit          int
+}
+
+// SearchResult is the fused list and what it was built from.
+type SearchResult struct {
+	Query string        `json:"query"`
+	Terms []string      `json:"terms"`
+	Place memory.Place  `json:"place"`
+	Rung  memory.Rung   `json:"rung"`
+	Hits  []rank.Scored `json:"hits"`
+	Took  time.Duration `json:"took_ns"`
+}
+
+// candidatesPerLayer is how deep each layer is read before fusion: deeper
+// than any budget, so fusion chooses and the layers do not.
+const candidatesPerLayer = 60
+
+// Search runs a query through every requested layer and fuses the results.
+func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
+	start := time.Now()
+	res := SearchResult{Query: req.Query, Rung: req.Rung}
+	if res.Rung == memory.RungNone {
+		res.Rung = memory.RungWorktree
+	}
+	if req.Place != nil {
+		res.Place = *req.Place
+	} else {
+		if req.Cwd == "" {
+			return res, memory.Errorf(memory.CodeInvalid, "search needs a place: give a directory (--cwd)")
+		}
+		p, err := e.resolve(req.Cwd)
+		if err != nil {
+			return res, err
+		}
+		res.Place = p
+	}
+	terms, err := e.queryTerms(ctx, req.Query)
+	if err != nil {
+		return res, err
+	}
+	res.Terms = make([]string, len(terms))
+	for i, t := range terms {
+		res.Terms[i] = t.Text
+	}
+	if len(terms) == 0 {
+		res.Took = time.Since(start)
+		return res, nil
+	}
+	layers := req.Layers
+	if len(layers) == 0 {
+		layers = memory.Layers
+	}
+	depth := candidatesPerLayer
+	if req.Limit > depth {
+		depth = req.Limit
+	}
+	found := map[memory.Layer][]memory.Candidate{}
+	for _, l := range layers {
+		cs, err := e.store.SearchLayer(ctx, memory.LocalAccount, l, memory.SearchQuery{
+			Terms: res.Terms, Place: res.Place, Rung: res.Rung, ExcludeSession: req.ExcludeSession,
+			Since: req.Since, Until: req.Until, Limit: depth,
+		})
+		if err != nil {
+			return res, err
+		}
+		found[l] = cs
+	}
+	hits := rank.Fuse(e.weights(), terms, found)
+	if req.Limit > 0 && len(hits) > req.Limit {
+		hits = hits[:req.Limit]
+	}
+	res.Hits = hits
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// queryTerms picks the most informative terms of a query, weighted by the
+// raw layer's statistics (the largest, so the steadiest).
+func (e *Engine) queryTerms(ctx context.Context, q string) ([]rank.Term, error) {
+	cands := text.QueryTokens(q)
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	uniq := make([]string, 0, len(cands))
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if !seen[c] {
+			seen[c] = true
+			uniq = append(uniq, c)
+		}
+	}
+	st, err := e.store.TermStats(ctx, memory.L0, uniq)
+	if err != nil {
+		return nil, err
+	}
+	max := e.cfg.Search.MaxQueryTerms
+	if max <= 0 {
+		max = text.DefaultMaxTerms
+	}
+	df := func(t string) (int, int) { return st.DF[t], st.Docs }
+	chosen := text.QueryTerms(q, max, df)
+	out := make([]rank.Term, len(chosen))
+	for i, t := range chosen {
+		out[i] = rank.Term{Text: t, IDF: rank.IDF(st.DF[t], st.Docs)}
+	}
+	return out, nil
+}
+
+func (e *Engine) weights() rank.Weights {
+	r := e.cfg.Rank
+	return rank.Weights{
+		Layer:        map[memory.Layer]float64{memory.L1: r.WeightL1, memory.L2: r.WeightL2, memory.L0: r.WeightL0, memory.L3: r.WeightL3},
+		RankShare:    r.RankShare,
+		LexicalShare: r.LexicalShare,
+		PinBoost:     r.PinBoost,
+	}
+}

@@ -1,0 +1,44 @@
+package memory
+
+import "time"
+
+// SearchQuery is what a store needs to find one layer's candidates.
+type SearchQuery struct {
+	Terms []string // tokens from the text package, most informative first
+	Place Place
+	// Rung is the widest place read: worktree (the default) reads only this
+	// checkout; each wider rung adds the rows placed there.
+	Rung           Rung
+	ExcludeSession int64 // the current session, excluded from automatic recall
+	Since, Until   time.Time
+	Limit          int
+}
+
+// Candidate is one row a layer's index matched, with what ranking needs.
+type Candidate struct {
+	Layer      Layer     `json:"layer"`
+	ID         int64     `json:"id"`
+	BM25       float64   `json:"bm25"` // higher is better
+	Text       string    `json:"text"`
+	Confidence float64   `json:"confidence"`
+	Pinned     bool      `json:"pinned,omitempty"`
+	Time       time.Time `json:"time"`
+	// Where it came from.
+	SessionID  int64    `json:"session_id,omitempty"`
+	SessionRef string   `json:"session,omitempty"` // the client's session id
+	Provider   Provider `json:"provider,omitempty"`
+	TurnID     int64    `json:"turn_id,omitempty"`
+	TurnKey    string   `json:"turn_key,omitempty"`
+	TurnSeq    int      `json:"turn_seq,omitempty"`
+	PartSeq    int      `json:"part_seq,omitempty"`
+	Role       Role     `json:"role,omitempty"`
+	Kind       PartKind `json:"kind,omitempty"`
+	Tool       string   `json:"tool,omitempty"`
+	Worktree   string   `json:"worktree,omitempty"`
+}
+
+// TermStats are a layer's document frequencies, for choosing query terms.
+type TermStats struct {
+	Docs int            // documents in the layer
+	DF   map[string]int // documents holding each term
+}

@@ -1,0 +1,146 @@
+package rank
+
+import (
+	"math"
+	"sort"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/text"
+)
+
+// Weights are the fusion knobs (config: rank.*).
+type Weights struct {
+	Layer        map[memory.Layer]float64
+	RankShare    float64 // 0.6 in the seed
+	LexicalShare float64 // 0.4 in the seed
+	PinBoost     float64
+}
+
+// Term is a query term with its inverse document frequency.
+type Term struct {
+	Text string
+	IDF  float64
+}
+
+// Scored is a candidate with its score and the parts it was built from.
+type Scored struct {
+	memory.Candidate
+	Score     float64 `json:"score"`
+	RankScore float64 `json:"rank_score"`
+	Lexical   float64 `json:"lexical_score"`
+	Weight    float64 `json:"layer_weight"`
+	LayerRank int     `json:"layer_rank"` // 1-based position inside its layer
+}
+
+// coverageChars bounds how much of a candidate is tokenized to measure
+// coverage: the start of a long tool output says what it is about, and the
+// cost must stay small on every prompt.
+const coverageChars = 4096
+
+// IDF is BM25's inverse document frequency, never negative.
+func IDF(df, docs int) float64 {
+	if docs <= 0 {
+		return 1
+	}
+	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// Order sorts one layer's candidates into its internal rank: BM25 first,
+// then the newer row, then the higher id, so equal scores never reorder
+// between runs.
+func Order(cs []memory.Candidate) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.BM25 != b.BM25 {
+			return a.BM25 > b.BM25
+		}
+		if !a.Time.Equal(b.Time) {
+			return a.Time.After(b.Time)
+		}
+		return a.ID > b.ID
+	})
+}
+
+// RankScore is the reciprocal rank of a 0-based position inside a layer:
+// 1 for the best candidate, 1/2 for the next, and so on.
+func RankScore(pos int) float64 { return 1 / float64(pos+1) }
+
+// Coverage is the lexical score: the share of the query's information
+// that a document holds, Σ idf(t) over query terms t present in the
+// document ÷ Σ idf(t) over all query terms. With no informative term it
+// is the plain share of terms present.
+func Coverage(terms []Term, docTokens []string) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	have := make(map[string]struct{}, len(docTokens))
+	for _, t := range docTokens {
+		have[t] = struct{}{}
+	}
+	var got, all float64
+	var n, hit int
+	for _, t := range terms {
+		all += t.IDF
+		n++
+		if _, ok := have[t.Text]; ok {
+			got += t.IDF
+			hit++
+		}
+	}
+	if all <= 0 {
+		return float64(hit) / float64(n)
+	}
+	return got / all
+}
+
+// Fuse ranks each layer's candidates, scores them with the seed's formula
+// and merges the layers into one list, best first. Candidates must come
+// from distinct rows.
+func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Candidate) []Scored {
+	var out []Scored
+	for _, l := range memory.Layers {
+		cs := layers[l]
+		Order(cs)
+		weight := w.Layer[l]
+		for i, c := range cs {
+			body := c.Text
+			if len(body) > coverageChars {
+				body = body[:coverageChars]
+			}
+			lex := Coverage(terms, text.Tokens(body))
+			rs := RankScore(i)
+			conf := c.Confidence
+			if conf <= 0 {
+				conf = 1
+			}
+			score := weight * (rs*w.RankShare + lex*w.LexicalShare) * conf
+			if c.Pinned {
+				score += w.PinBoost
+			}
+			out = append(out, Scored{Candidate: c, Score: score, RankScore: rs, Lexical: lex, Weight: weight, LayerRank: i + 1})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Layer != b.Layer {
+			return layerOrder(a.Layer) < layerOrder(b.Layer)
+		}
+		if !a.Time.Equal(b.Time) {
+			return a.Time.After(b.Time)
+		}
+		return a.ID > b.ID
+	})
+	return out
+}
+
+func layerOrder(l memory.Layer) int {
+	for i, x := range memory.Layers {
+		if x == l {
+			return i
+		}
+	}
+	return len(memory.Layers)
+}

@@ -1,0 +1,152 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// partsBodyWeight and partsContextWeight weigh a part's own words against
+// its neighbours' in bm25: a neighbour's words say what the part is about,
+// less surely than its own.
+const (
+	partsBodyWeight    = 1.0
+	partsContextWeight = 0.35
+)
+
+// matchExpr builds an FTS5 query from tokens: each quoted (inner quotes
+// doubled), joined by OR. Tokens come from the text package, but quoting
+// makes any string safe: user text never reaches MATCH unquoted.
+func matchExpr(terms []string) string {
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// SearchLayer returns a layer's best candidates for the query's terms,
+// filtered by place, session and time.
+func (db *DB) SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Candidate, error) {
+	if len(q.Terms) == 0 {
+		return nil, nil
+	}
+	switch layer {
+	case memory.L0:
+		return db.searchParts(ctx, acct, q)
+	}
+	return nil, nil // a layer without an index yet has no candidates
+}
+
+func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Candidate, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	var sb strings.Builder
+	args := []any{matchExpr(q.Terms), int64(acct)}
+	sb.WriteString(`SELECT p.id, -bm25(parts_fts, ?, ?) AS score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
+			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
+		FROM parts_fts
+		JOIN parts p ON p.id = parts_fts.rowid
+		JOIN sessions s ON s.id = p.session_id
+		JOIN turns t ON t.id = p.turn_id
+		WHERE parts_fts MATCH ? AND p.account_id = ?`)
+	args = append([]any{partsBodyWeight, partsContextWeight}, args...)
+	placeFilter(&sb, &args, q.Place, q.Rung, "s.worktree", "s.project", "s.repo")
+	if q.ExcludeSession != 0 {
+		sb.WriteString(` AND p.session_id <> ?`)
+		args = append(args, q.ExcludeSession)
+	}
+	if !q.Since.IsZero() {
+		sb.WriteString(` AND p.created_at >= ?`)
+		args = append(args, millis(q.Since))
+	}
+	if !q.Until.IsZero() {
+		sb.WriteString(` AND p.created_at < ?`)
+		args = append(args, millis(q.Until))
+	}
+	sb.WriteString(` ORDER BY score DESC, p.id DESC LIMIT ?`)
+	args = append(args, limit)
+	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	}
+	defer rows.Close()
+	var out []memory.Candidate
+	for rows.Next() {
+		c := memory.Candidate{Layer: memory.L0, Confidence: 1}
+		var at int64
+		var role, kind, prov string
+		if err := rows.Scan(&c.ID, &c.BM25, &c.Text, &at, &c.PartSeq, &role, &kind, &c.Tool,
+			&c.SessionID, &c.SessionRef, &prov, &c.Worktree, &c.TurnID, &c.TurnKey, &c.TurnSeq); err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+		}
+		c.Time, c.Role, c.Kind, c.Provider = fromMillis(at), memory.Role(role), memory.PartKind(kind), memory.Provider(prov)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// placeFilter restricts a query to what a read at place p up to rung r
+// sees. L0 and L2 rows live in sessions, whose place columns are given.
+func placeFilter(sb *strings.Builder, args *[]any, p memory.Place, r memory.Rung, worktree, project, repo string) {
+	switch r {
+	case memory.RungEverywhere:
+		return
+	case memory.RungRepo:
+		if p.Repo != "" {
+			sb.WriteString(` AND (` + repo + ` = ? OR ` + project + ` = ?)`)
+			*args = append(*args, p.Repo, p.Project)
+			return
+		}
+		fallthrough
+	case memory.RungProject:
+		sb.WriteString(` AND ` + project + ` = ?`)
+		*args = append(*args, p.Project)
+	default:
+		sb.WriteString(` AND ` + worktree + ` = ?`)
+		*args = append(*args, p.Worktree)
+	}
+}
+
+// TermStats returns how many documents of a layer hold each term.
+func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error) {
+	st := memory.TermStats{DF: map[string]int{}}
+	fts, ok := ftsTable[layer]
+	if !ok {
+		return st, nil
+	}
+	if err := db.read.QueryRowContext(ctx, `SELECT docs FROM fts_docs WHERE layer = ?`, string(layer)).Scan(&st.Docs); err != nil {
+		return st, memory.Wrap(memory.CodeInternal, "read index size", err)
+	}
+	if len(terms) == 0 {
+		return st, nil
+	}
+	vocab := strings.TrimSuffix(fts, "_fts") + "_vocab"
+	q := `SELECT term, doc FROM ` + vocab + ` WHERE term IN (?` + strings.Repeat(",?", len(terms)-1) + `)`
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
+	rows, err := db.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
+		}
+		st.DF[t] = n
+	}
+	return st, rows.Err()
+}
