@@ -16,10 +16,13 @@ type SearchQuery struct {
 
 // Candidate is one row a layer's index matched, with what ranking needs.
 type Candidate struct {
-	Layer      Layer     `json:"layer"`
-	ID         int64     `json:"id"`
-	BM25       float64   `json:"bm25"` // higher is better
-	Text       string    `json:"text"`
+	Layer Layer   `json:"layer"`
+	ID    int64   `json:"id"`
+	BM25  float64 `json:"bm25"` // higher is better
+	Text  string  `json:"text"`
+	// Context is what surrounds the row (a part's neighbours in its
+	// session), which the index also matched on.
+	Context    string    `json:"-"`
 	Confidence float64   `json:"confidence"`
 	Pinned     bool      `json:"pinned,omitempty"`
 	Time       time.Time `json:"time"`

@@ -65,30 +65,41 @@ func Order(cs []memory.Candidate) {
 // 1 for the best candidate, 1/2 for the next, and so on.
 func RankScore(pos int) float64 { return 1 / float64(pos+1) }
 
-// Coverage is the lexical score: the share of the query's information
-// that a document holds, Σ idf(t) over query terms t present in the
-// document ÷ Σ idf(t) over all query terms. With no informative term it
-// is the plain share of terms present.
-func Coverage(terms []Term, docTokens []string) float64 {
+// ContextShare is the credit a query term earns when it appears only in a
+// row's context (a part's neighbours) and not in the row itself.
+const ContextShare = 0.5
+
+// Coverage is the lexical score: the share of the query's information a
+// row holds,
+//
+//	Σ credit(t)·idf(t) / Σ idf(t)  over the query terms t,
+//
+// where credit is 1 for a term in the row's own text, ContextShare for a
+// term only in its context, and 0 otherwise. A term with no idf weighs 1.
+func Coverage(terms []Term, body, context []string) float64 {
 	if len(terms) == 0 {
 		return 0
 	}
-	have := make(map[string]struct{}, len(docTokens))
-	for _, t := range docTokens {
-		have[t] = struct{}{}
+	inBody := make(map[string]struct{}, len(body))
+	for _, t := range body {
+		inBody[t] = struct{}{}
+	}
+	inCtx := make(map[string]struct{}, len(context))
+	for _, t := range context {
+		inCtx[t] = struct{}{}
 	}
 	var got, all float64
-	var n, hit int
 	for _, t := range terms {
-		all += t.IDF
-		n++
-		if _, ok := have[t.Text]; ok {
-			got += t.IDF
-			hit++
+		w := t.IDF
+		if w <= 0 {
+			w = 1
 		}
-	}
-	if all <= 0 {
-		return float64(hit) / float64(n)
+		all += w
+		if _, ok := inBody[t.Text]; ok {
+			got += w
+		} else if _, ok := inCtx[t.Text]; ok {
+			got += w * ContextShare
+		}
 	}
 	return got / all
 }
@@ -107,7 +118,11 @@ func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Candidate) [
 			if len(body) > coverageChars {
 				body = body[:coverageChars]
 			}
-			lex := Coverage(terms, text.Tokens(body))
+			around := c.Context
+			if len(around) > coverageChars {
+				around = around[:coverageChars]
+			}
+			lex := Coverage(terms, text.Tokens(body), text.Tokens(around))
 			rs := RankScore(i)
 			conf := c.Confidence
 			if conf <= 0 {

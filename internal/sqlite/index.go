@@ -3,16 +3,21 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/text"
 )
 
-// contextChars is how much of each neighbouring part a part's context
-// column holds: enough for the question a reply answers, not the whole of
-// a long tool output.
-const contextChars = 400
+// A part's context column holds the parts around it in its session: up
+// to contextWindow on each side, contextChars of each. A reply is found by
+// the question it answers and a question by its answer; on LoCoMo this
+// window took turn recall@10 from 64 to 75 (BENCHMARKS.md). Wider windows
+// and separate near/far columns measured worse.
+const (
+	contextWindow = 2
+	contextChars  = 600
+)
 
 // ftsTable names each layer's index. A layer that gains an index adds a
 // line here and a migration; the indexing and search code is shared.
@@ -85,73 +90,27 @@ func (ix *indexer) close(ctx context.Context) error {
 	return err
 }
 
-// tail returns at most n characters from the end of s, head from its start.
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := len(s) - n
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
+// neighbour is the start and end of a part, enough to be another part's
+// context.
+type neighbour struct {
+	id         int64
+	seq        int
+	head, tail string
 }
 
-func head(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
-}
-
-// neighbours is the context column of a part: the end of the part before
-// it and the start of the part after it in the same session.
-func neighbours(prev, next string) string {
-	return tail(prev, contextChars) + "\n" + head(next, contextChars)
-}
-
-// storedPart is a part already in the store, next to the ones being
-// written.
-type storedPart struct {
-	id   int64
-	text string
-}
-
-// adjacentPart finds the stored part just before (dir < 0) or after a seq
-// in a session, skipping the given ids (parts being rewritten).
-func adjacentPart(ctx context.Context, tx *Tx, sessionID int64, seq int, before bool, skip map[int64]bool) (storedPart, bool, error) {
-	q := `SELECT id, text FROM parts WHERE session_id = ? AND seq < ? ORDER BY seq DESC, id DESC LIMIT 8`
-	if !before {
-		q = `SELECT id, text FROM parts WHERE session_id = ? AND seq > ? ORDER BY seq, id LIMIT 8`
-	}
-	rows, err := tx.QueryContext(ctx, q, sessionID, seq)
-	if err != nil {
-		return storedPart{}, false, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var p storedPart
-		if err := rows.Scan(&p.id, &p.text); err != nil {
-			return storedPart{}, false, err
+// contextOf builds the context column of list[i]: the end of each part
+// before it and the start of each part after it, nearest first.
+func contextOf(list []neighbour, i int) string {
+	var b strings.Builder
+	for d := 1; d <= contextWindow; d++ {
+		if i-d >= 0 {
+			b.WriteString(list[i-d].tail)
+			b.WriteByte('\n')
 		}
-		if !skip[p.id] {
-			return p, true, nil
+		if i+d < len(list) {
+			b.WriteString(list[i+d].head)
+			b.WriteByte('\n')
 		}
 	}
-	return storedPart{}, false, rows.Err()
-}
-
-// neighbourText reads the text of the stored parts on either side of one.
-func neighbourText(ctx context.Context, tx *Tx, sessionID int64, seq int, self int64) (string, string, error) {
-	skip := map[int64]bool{self: true}
-	p, _, err := adjacentPart(ctx, tx, sessionID, seq, true, skip)
-	if err != nil {
-		return "", "", err
-	}
-	n, _, err := adjacentPart(ctx, tx, sessionID, seq, false, skip)
-	return p.text, n.text, err
+	return b.String()
 }

@@ -12,7 +12,7 @@ import (
 // less surely than its own.
 const (
 	partsBodyWeight    = 1.0
-	partsContextWeight = 0.35
+	partsContextWeight = 0.5
 )
 
 // matchExpr builds an FTS5 query from tokens: each quoted (inner quotes
@@ -91,7 +91,62 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 		c.Time, c.Role, c.Kind, c.Provider = fromMillis(at), memory.Role(role), memory.PartKind(kind), memory.Provider(prov)
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	}
+	rows.Close()
+	if err := db.attachContext(ctx, out); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	}
+	return out, nil
+}
+
+// attachContext fills each candidate part's Context with the start of its
+// neighbours, the same window the index's context column holds.
+func (db *DB) attachContext(ctx context.Context, cs []memory.Candidate) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	win := contextWindow
+	var sb strings.Builder
+	args := []any{contextChars}
+	sb.WriteString(`SELECT p.session_id, p.seq, substr(p.text, 1, ?) FROM parts p WHERE `)
+	for i, c := range cs {
+		if i > 0 {
+			sb.WriteString(" OR ")
+		}
+		sb.WriteString(`(p.session_id = ? AND p.seq BETWEEN ? AND ? AND p.id <> ?)`)
+		args = append(args, c.SessionID, c.PartSeq-win, c.PartSeq+win, c.ID)
+	}
+	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	type key struct {
+		session int64
+		seq     int
+	}
+	texts := map[key]string{}
+	for rows.Next() {
+		var k key
+		var t string
+		if err := rows.Scan(&k.session, &k.seq, &t); err != nil {
+			return err
+		}
+		texts[k] = t
+	}
+	for i := range cs {
+		var b strings.Builder
+		for d := -win; d <= win; d++ {
+			if t, ok := texts[key{cs[i].SessionID, cs[i].PartSeq + d}]; ok && d != 0 {
+				b.WriteString(t)
+				b.WriteByte('\n')
+			}
+		}
+		cs[i].Context = b.String()
+	}
+	return rows.Err()
 }
 
 // placeFilter restricts a query to what a read at place p up to rung r

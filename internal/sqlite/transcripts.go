@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -162,56 +161,61 @@ func dropParts(ctx context.Context, tx *Tx, ix *indexer, turnID int64) error {
 	return err
 }
 
-// indexWritten indexes the parts saved in this transaction, each with its
-// neighbours as context, and re-indexes the stored parts next to them,
-// whose context changed. Runs of consecutive seqs take their neighbours
-// from memory; only the edges of a run are looked up.
+// indexWritten indexes the parts saved in this transaction and re-indexes
+// the stored parts whose neighbourhood they changed. A part's context
+// column holds its neighbours in the session (see contextWindow).
 func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w []writtenPart) error {
 	if len(w) == 0 {
 		return nil
 	}
-	sort.Slice(w, func(i, j int) bool { return w[i].seq < w[j].seq || (w[i].seq == w[j].seq && w[i].id < w[j].id) })
-	self := make(map[int64]bool, len(w))
+	written := make(map[int64]string, len(w))
+	lo, hi := w[0].seq, w[0].seq
 	for _, p := range w {
-		self[p.id] = true
+		written[p.id] = p.text
+		lo, hi = min(lo, p.seq), max(hi, p.seq)
 	}
-	touched := map[int64]bool{}
-	for i, p := range w {
-		var prev, next string
-		if i > 0 && w[i-1].seq == p.seq-1 {
-			prev = w[i-1].text
-		} else if sp, ok, err := adjacentPart(ctx, tx, sessionID, p.seq, true, self); err != nil {
+	win := contextWindow
+	rows, err := tx.QueryContext(ctx, `SELECT id, seq, substr(text, 1, ?), substr(text, -?) FROM parts
+		WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, id`,
+		contextChars, contextChars, sessionID, lo-win*4-8, hi+win*4+8)
+	if err != nil {
+		return err
+	}
+	var list []neighbour
+	for rows.Next() {
+		var n neighbour
+		if err := rows.Scan(&n.id, &n.seq, &n.head, &n.tail); err != nil {
+			rows.Close()
 			return err
-		} else if ok {
-			prev = sp.text
-			touched[sp.id] = true
 		}
-		if i+1 < len(w) && w[i+1].seq == p.seq+1 {
-			next = w[i+1].text
-		} else if sp, ok, err := adjacentPart(ctx, tx, sessionID, p.seq, false, self); err != nil {
-			return err
-		} else if ok {
-			next = sp.text
-			touched[sp.id] = true
-		}
-		if err := ix.add(ctx, p.id, p.text, neighbours(prev, next)); err != nil {
-			return err
+		list = append(list, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	affected := make([]bool, len(list))
+	for i, n := range list {
+		if _, ok := written[n.id]; ok {
+			for j := max(0, i-win); j <= min(len(list)-1, i+win); j++ {
+				affected[j] = true
+			}
 		}
 	}
-	for id := range touched {
-		var seq int
-		var body string
-		if err := tx.QueryRowContext(ctx, `SELECT seq, text FROM parts WHERE id = ?`, id).Scan(&seq, &body); err != nil {
-			return err
+	for i, n := range list {
+		if !affected[i] {
+			continue
 		}
-		prev, next, err := neighbourText(ctx, tx, sessionID, seq, id)
-		if err != nil {
-			return err
+		body, ok := written[n.id]
+		if !ok {
+			if err := tx.QueryRowContext(ctx, `SELECT text FROM parts WHERE id = ?`, n.id).Scan(&body); err != nil {
+				return err
+			}
+			if err := ix.remove(ctx, n.id); err != nil {
+				return err
+			}
 		}
-		if err := ix.remove(ctx, id); err != nil {
-			return err
-		}
-		if err := ix.add(ctx, id, body, neighbours(prev, next)); err != nil {
+		if err := ix.add(ctx, n.id, body, contextOf(list, i)); err != nil {
 			return err
 		}
 	}
