@@ -20,8 +20,13 @@ const (
 // makes any string safe: user text never reaches MATCH unquoted.
 func matchExpr(terms []string) string {
 	var b strings.Builder
-	for i, t := range terms {
-		if i > 0 {
+	for _, t := range terms {
+		// SQLite reads the query as a C string: a NUL would end it.
+		t = strings.ReplaceAll(t, "\x00", "")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteString(" OR ")
 		}
 		b.WriteByte('"')
@@ -34,7 +39,7 @@ func matchExpr(terms []string) string {
 // SearchLayer returns a layer's best candidates for the query's terms,
 // filtered by place, session and time.
 func (db *DB) SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Candidate, error) {
-	if len(q.Terms) == 0 {
+	if matchExpr(q.Terms) == "" {
 		return nil, nil
 	}
 	switch layer {

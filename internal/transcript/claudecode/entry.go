@@ -56,9 +56,9 @@ func newEntry(rec *record, line int) *entry {
 		// NUL cannot occur in a decoded uuid that a parent names.
 		e.key = "\x00line" + strconv.Itoa(line)
 	}
-	if rec.Message != nil {
-		e.text, e.blocks, e.isText = decodeContent(rec.Message.Content)
-		rec.Message.Content = nil // decoded; do not hold it twice
+	if m := rec.Message; m != nil {
+		e.text, e.blocks, e.isText = m.text, m.blocks, m.isText
+		m.text, m.blocks = "", nil // the entry holds them now
 	}
 	if rec.Type == "user" {
 		e.user = classify(e)

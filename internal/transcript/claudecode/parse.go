@@ -121,7 +121,7 @@ func (f *file) add(line []byte, n int, stats *transcript.Stats) {
 			stats.Skip("missing message")
 			return
 		}
-		if c := bytes.TrimSpace(rec.Message.Content); len(c) == 0 || bytes.Equal(c, []byte("null")) {
+		if rec.Message.noContent {
 			// Counted, but still a link in the parent chain.
 			stats.Skip("missing content")
 		}

@@ -4,58 +4,137 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"strings"
+	"github.com/cairn-memory/cairn/internal/transcript/jsonscan"
 	"time"
 )
 
 // record is one transcript line. Decoding is lenient: a field of an
-// unexpected type stays empty instead of failing the whole line.
+// unexpected type stays empty instead of failing the whole line. Members
+// are matched to fields the way encoding/json matches struct fields (exact
+// name, else ignoring case), and the last of a repeated member wins.
 type record struct {
-	Type              string     `json:"type"`
-	Subtype           string     `json:"subtype"`
-	UUID              string     `json:"uuid"`
-	ParentUUID        parentRef  `json:"parentUuid"`
-	LogicalParentUUID string     `json:"logicalParentUuid"`
-	SessionID         string     `json:"sessionId"`
-	AgentID           string     `json:"agentId"`
-	IsSidechain       bool       `json:"isSidechain"`
-	IsMeta            bool       `json:"isMeta"`
-	IsCompactSummary  bool       `json:"isCompactSummary"`
-	IsAPIError        bool       `json:"isApiErrorMessage"`
-	Cwd               string     `json:"cwd"`
-	Version           string     `json:"version"`
-	GitBranch         string     `json:"gitBranch"`
-	Timestamp         string     `json:"timestamp"`
-	Message           *message   `json:"message"`
-	ToolUseResult     useResult  `json:"toolUseResult"`
-	Summary           string     `json:"summary"`
-	LeafUUID          string     `json:"leafUuid"`
-	AITitle           string     `json:"aiTitle"`
-	CustomTitle       string     `json:"customTitle"`
-	Attachment        attachment `json:"attachment"`
+	Type              string
+	Subtype           string
+	UUID              string
+	ParentUUID        parentRef
+	LogicalParentUUID string
+	SessionID         string
+	AgentID           string
+	IsSidechain       bool
+	IsMeta            bool
+	IsCompactSummary  bool
+	IsAPIError        bool
+	Cwd               string
+	Version           string
+	GitBranch         string
+	Timestamp         string
+	Message           *message
+	ToolUseResult     useResult
+	Summary           string
+	LeafUUID          string
+	AITitle           string
+	CustomTitle       string
+	Attachment        attachment
 }
 
-// message is the API message inside a user or assistant line.
+// recordFields names the members of a line that are read.
+var recordFields = []string{
+	"type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "sessionId",
+	"agentId", "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage",
+	"cwd", "version", "gitBranch", "timestamp", "message", "toolUseResult",
+	"summary", "leafUuid", "aiTitle", "customTitle", "attachment",
+}
+
+func (r *record) set(key, val []byte) {
+	switch matchField(key, recordFields) {
+	case "type":
+		setString(&r.Type, val)
+	case "subtype":
+		setString(&r.Subtype, val)
+	case "uuid":
+		setString(&r.UUID, val)
+	case "parentUuid":
+		r.ParentUUID.Set = true
+		setString(&r.ParentUUID.UUID, val)
+	case "logicalParentUuid":
+		setString(&r.LogicalParentUUID, val)
+	case "sessionId":
+		setString(&r.SessionID, val)
+	case "agentId":
+		setString(&r.AgentID, val)
+	case "isSidechain":
+		setBool(&r.IsSidechain, val)
+	case "isMeta":
+		setBool(&r.IsMeta, val)
+	case "isCompactSummary":
+		setBool(&r.IsCompactSummary, val)
+	case "isApiErrorMessage":
+		setBool(&r.IsAPIError, val)
+	case "cwd":
+		setString(&r.Cwd, val)
+	case "version":
+		setString(&r.Version, val)
+	case "gitBranch":
+		setString(&r.GitBranch, val)
+	case "timestamp":
+		setString(&r.Timestamp, val)
+	case "message":
+		// null clears the message; any other value makes one, even a
+		// value of the wrong type (which then holds nothing).
+		if isNull(val) {
+			r.Message = nil
+			return
+		}
+		if r.Message == nil {
+			r.Message = &message{}
+		}
+		if val[0] == '{' {
+			r.Message.read(val)
+		}
+	case "toolUseResult":
+		r.ToolUseResult.read(val)
+	case "summary":
+		setString(&r.Summary, val)
+	case "leafUuid":
+		setString(&r.LeafUUID, val)
+	case "aiTitle":
+		setString(&r.AITitle, val)
+	case "customTitle":
+		setString(&r.CustomTitle, val)
+	case "attachment":
+		r.Attachment = readAttachment(val)
+	}
+}
+
+// message is the API message inside a user or assistant line. Its content
+// is decoded with the line: a string or blocks.
 type message struct {
-	ID         string          `json:"id"`
-	Model      string          `json:"model"`
-	Content    json.RawMessage `json:"content"`
-	StopReason string          `json:"stop_reason"`
+	ID         string
+	Model      string
+	StopReason string
+	text       string  // string content
+	blocks     []block // block content; not nil for an array, even empty
+	isText     bool    // content was a string
+	noContent  bool    // content absent or null
+	raw        []byte  // the content while its line is being read
 }
 
-// block is one content block. Image data and thinking text are not
-// decoded: they are never stored.
-type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	// Content of a tool result: a string or a list of blocks as decoded
-	// maps, read in the same pass as the block itself.
-	Content any  `json:"content"`
-	IsError bool `json:"is_error"`
+var messageFields = []string{"id", "model", "content", "stop_reason"}
+
+func (m *message) read(obj []byte) {
+	it := jsonscan.MembersOf(obj)
+	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+		switch matchField(k, messageFields) {
+		case "id":
+			setString(&m.ID, v)
+		case "model":
+			setString(&m.Model, v)
+		case "content":
+			m.raw = v
+		case "stop_reason":
+			setString(&m.StopReason, v)
+		}
+	}
 }
 
 // useResult keeps the few facts cairn needs from toolUseResult, which
@@ -66,31 +145,28 @@ type useResult struct {
 	File        bool
 }
 
-// UnmarshalJSON never fails: an error here would abort the whole line.
-func (u *useResult) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
+// read takes what a toolUseResult member says. The value is not decoded:
+// it is skipped over but for the members named here.
+func (u *useResult) read(b []byte) {
 	switch b[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(b, &s) == nil {
-			u.Rejected = strings.HasPrefix(s, "User rejected")
-		}
+		u.Rejected = hasPrefixDecoded(b, "User rejected")
 	case '{':
-		var v struct {
-			Interrupted bool `json:"interrupted"`
-			File        *struct {
-				FilePath string `json:"filePath"`
-			} `json:"file"`
+		var interrupted, file bool
+		it := jsonscan.MembersOf(b)
+		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+			switch matchField(k, useResultFields) {
+			case "interrupted":
+				setBool(&interrupted, v)
+			case "file":
+				file = !isNull(v)
+			}
 		}
-		_ = json.Unmarshal(b, &v)
-		u.Interrupted = v.Interrupted
-		u.File = v.File != nil
+		u.Interrupted, u.File = interrupted, file
 	}
-	return nil
 }
+
+var useResultFields = []string{"interrupted", "file"}
 
 // attachment keeps the kind of an attachment record and whether hook
 // context in it carried cairn's marker; its content is never stored.
@@ -99,27 +175,46 @@ type attachment struct {
 	Marked bool
 }
 
-// UnmarshalJSON never fails, like useResult's.
-func (a *attachment) UnmarshalJSON(b []byte) error {
-	var head struct {
-		Type string `json:"type"`
+var attachmentFields = []string{"type"}
+
+func readAttachment(b []byte) attachment {
+	var a attachment
+	if b[0] == '{' {
+		it := jsonscan.MembersOf(b)
+		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+			if matchField(k, attachmentFields) != "" {
+				setString(&a.Type, v)
+			}
+		}
 	}
-	_ = json.Unmarshal(b, &head)
-	a.Type = head.Type
 	a.Marked = bytes.Contains(b, []byte("<cairn-memory")) || bytes.Contains(b, []byte(`\u003ccairn-memory`))
-	return nil
+	return a
 }
 
+var errInvalidJSON = errors.New("invalid json")
+
 // decodeRecord parses one line. Type mismatches inside the line are
-// tolerated; only malformed JSON is an error.
+// tolerated; only malformed JSON is an error. A line that is JSON but not
+// an object is an empty record.
 func decodeRecord(line []byte) (*record, error) {
-	var r record
-	err := json.Unmarshal(line, &r)
-	var typeErr *json.UnmarshalTypeError
-	if err != nil && !errors.As(err, &typeErr) {
-		return nil, err
+	if !jsonscan.Valid(line) {
+		return nil, errInvalidJSON
 	}
-	return &r, nil
+	r := &record{}
+	line = line[jsonscan.SkipSpace(line, 0):]
+	if line[0] != '{' {
+		return r, nil
+	}
+	it := jsonscan.MembersOf(line)
+	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+		r.set(k, v)
+	}
+	if m := r.Message; m != nil {
+		m.noContent = len(m.raw) == 0 || isNull(m.raw)
+		m.text, m.blocks, m.isText = decodeContent(m.raw)
+		m.raw = nil // a slice of the line, which is about to be reused
+	}
+	return r, nil
 }
 
 // time parses the line's timestamp; a bad one yields the zero time.
@@ -142,7 +237,8 @@ type parentRef struct {
 	Set  bool
 }
 
-// UnmarshalJSON never fails; a parent that is not a string is no parent.
+// UnmarshalJSON is for Sniff, which decodes with encoding/json. It never
+// fails; a parent that is not a string is no parent.
 func (p *parentRef) UnmarshalJSON(b []byte) error {
 	p.Set = true
 	_ = json.Unmarshal(b, &p.UUID)
@@ -166,27 +262,4 @@ func (r *record) isRoot() bool {
 // isCompactBoundary reports whether the line marks a compaction.
 func (r *record) isCompactBoundary() bool {
 	return r.Type == "system" && r.Subtype == "compact_boundary"
-}
-
-// decodeContent returns a message's content as either a string or blocks.
-func decodeContent(raw json.RawMessage) (text string, blocks []block, isString bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "", nil, false
-	}
-	switch raw[0] {
-	case '"':
-		if json.Unmarshal(raw, &text) == nil {
-			return text, nil, true
-		}
-	case '[':
-		// A block with a field of the wrong type keeps its other fields;
-		// an item that is not an object is an empty block, ignored later.
-		err := json.Unmarshal(raw, &blocks)
-		var typeErr *json.UnmarshalTypeError
-		if err != nil && !errors.As(err, &typeErr) {
-			return "", nil, false
-		}
-	}
-	return "", blocks, false
 }

@@ -3,6 +3,7 @@ package claudecode
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/cairn-memory/cairn/internal/transcript/jsonscan"
 	"strings"
 )
 
@@ -19,120 +20,82 @@ func renderInput(raw json.RawMessage) string {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) || bytes.Equal(raw, []byte("{}")) {
 		return ""
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var b strings.Builder
-	if err := renderValue(&b, dec, "", 0); err != nil {
+	end, ok := jsonscan.ScanValue(raw, 0, 0)
+	if !ok {
 		// Not valid JSON after all: keep the raw text rather than nothing.
 		return string(raw)
 	}
+	var b strings.Builder
+	renderValue(&b, raw[:end], "", 0)
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// renderValue writes the next value of dec. Scalars are written inline by
-// the caller's prefix; objects and arrays as indented lines.
-func renderValue(b *strings.Builder, dec *json.Decoder, indent string, depth int) error {
+// renderValue writes v, one valid JSON value. Scalars are written inline
+// by the caller's prefix; objects and arrays as indented lines.
+func renderValue(b *strings.Builder, v []byte, indent string, depth int) {
 	if depth >= maxRenderDepth {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
-		}
-		b.WriteString(indent + string(raw) + "\n")
-		return nil
+		b.WriteString(indent + string(v) + "\n")
+		return
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' {
-			return renderObject(b, dec, indent, depth)
-		}
-		return renderArray(b, dec, indent, depth)
+	switch v[0] {
+	case '{':
+		renderObject(b, v, indent, depth)
+	case '[':
+		renderArray(b, v, indent, depth)
 	default:
-		b.WriteString(indent + scalar(t) + "\n")
-		return nil
+		b.WriteString(indent + scalar(v) + "\n")
 	}
 }
 
-func renderObject(b *strings.Builder, dec *json.Decoder, indent string, depth int) error {
+func renderObject(b *strings.Builder, v []byte, indent string, depth int) {
 	empty := true
-	for dec.More() {
+	it := jsonscan.MembersOf(v)
+	for k, val, ok := it.Next(); ok; k, val, ok = it.Next() {
 		empty = false
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := kt.(string)
-		if err := renderMember(b, dec, indent, key+":", depth); err != nil {
-			return err
-		}
+		renderMember(b, val, indent, jsonscan.Unquote(k)+":", depth)
 	}
 	if empty {
 		b.WriteString(indent + "{}\n")
 	}
-	_, err := dec.Token() // '}'
-	return err
 }
 
-func renderArray(b *strings.Builder, dec *json.Decoder, indent string, depth int) error {
+func renderArray(b *strings.Builder, v []byte, indent string, depth int) {
 	empty := true
-	for dec.More() {
+	it := jsonscan.ElementsOf(v)
+	for val, ok := it.Next(); ok; val, ok = it.Next() {
 		empty = false
-		if err := renderMember(b, dec, indent, "-", depth); err != nil {
-			return err
-		}
+		renderMember(b, val, indent, "-", depth)
 	}
 	if empty {
 		b.WriteString(indent + "[]\n")
 	}
-	_, err := dec.Token() // ']'
-	return err
 }
 
 // renderMember writes one object member or array item: a scalar on the
 // label's line, a container on the lines below it.
-func renderMember(b *strings.Builder, dec *json.Decoder, indent, label string, depth int) error {
+func renderMember(b *strings.Builder, v []byte, indent, label string, depth int) {
 	if depth+1 >= maxRenderDepth {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
-		}
-		b.WriteString(indent + label + " " + string(raw) + "\n")
-		return nil
+		b.WriteString(indent + label + " " + string(v) + "\n")
+		return
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+	switch v[0] {
+	case '{':
+		b.WriteString(indent + label + "\n")
+		renderObject(b, v, indent+"  ", depth+1)
+	case '[':
+		b.WriteString(indent + label + "\n")
+		renderArray(b, v, indent+"  ", depth+1)
+	default:
+		b.WriteString(indent + label + " " + scalar(v) + "\n")
 	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		b.WriteString(indent + label + " " + scalar(tok) + "\n")
-		return nil
-	}
-	b.WriteString(indent + label + "\n")
-	if d == '{' {
-		return renderObject(b, dec, indent+"  ", depth+1)
-	}
-	return renderArray(b, dec, indent+"  ", depth+1)
 }
 
-func scalar(tok json.Token) string {
-	switch v := tok.(type) {
-	case string:
-		return v
-	case json.Number:
-		return v.String()
-	case bool:
-		if v {
-			return "true"
-		}
-		return "false"
-	case nil:
-		return "null"
+// scalar is a string decoded, or a number, true, false or null as written.
+func scalar(v []byte) string {
+	if v[0] == '"' {
+		return jsonscan.Unquote(v)
 	}
-	return ""
+	return string(v)
 }
 
 // resultText renders a tool_result's content (a string or blocks) as

@@ -50,7 +50,7 @@ func (p *parser) event(m object) {
 				c.isError = true
 			}
 			text := strings.TrimSpace(m.str("stdout") + "\n" + m.str("stderr"))
-			c.eventOut = &memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(text), Time: p.ts}
+			c.setEventOut(memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(text), Time: p.ts}, nil)
 		}
 	case "mcp_tool_call_end":
 		p.flag(memory.FromMCP)
@@ -70,7 +70,7 @@ func (p *parser) event(m object) {
 		if t := p.cur; t != nil && m.str("call_id") != "" {
 			c := t.callFor(m.str("call_id"))
 			text := renderObject(m, "type", "call_id", "sender_thread_id")
-			c.eventOut = &memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(text), Time: p.ts}
+			c.setEventOut(memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(text), Time: p.ts}, nil)
 		}
 	case "thread_rolled_back":
 		p.rollBack(m)
@@ -161,7 +161,7 @@ func (p *parser) execEnd(m object) {
 		return
 	}
 	for _, raw := range m.arr("parsed_cmd") {
-		if pc, ok := decodeObject(raw); ok && pc.str("type") == "read" {
+		if pc, ok := objectAt(raw, m.buf); ok && pc.str("type") == "read" {
 			t.flags |= memory.FromFiles
 		}
 	}
@@ -173,11 +173,19 @@ func (p *parser) execEnd(m object) {
 	if code, ok := m.int("exit_code"); ok && code != 0 {
 		c.isError = true
 	}
-	out := m.str("aggregated_output")
-	if out == "" {
-		out = m.str("formatted_output")
+	// The output is decoded only if the turn ends without the call's own
+	// function_call_output, which normally repeats it; what a decoded text
+	// would tell now (cairn's marker) is read from the raw string.
+	out := m.get("aggregated_output")
+	if len(out) == 0 || out[0] != '"' || isEmptyString(out) {
+		out = m.get("formatted_output")
 	}
-	c.eventOut = &memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(out), Time: p.ts}
+	if len(out) == 0 || out[0] != '"' {
+		out = nil
+	} else if rawHasMarker(out) {
+		p.flag(memory.FromRecalledMemory)
+	}
+	c.setEventOut(memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Time: p.ts}, out)
 }
 
 // mcpEnd reads an MCP call's result: Ok{content, isError} or Err(message).
@@ -203,13 +211,13 @@ func (p *parser) mcpEnd(m object) {
 		if isErr, _ := okRes.boolean("is_error"); isErr {
 			c.isError = true
 		}
-		out := outputFromItems(okRes["content"])
+		out := outputFromItems(okRes.get("content"))
 		text = out.text
 		if out.image {
 			t.flags |= memory.FromImages
 		}
 	}
-	c.eventOut = &memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(text), Time: p.ts}
+	c.setEventOut(memory.Part{Role: memory.RoleTool, Kind: memory.KindToolResult, Text: p.text(text), Time: p.ts}, nil)
 }
 
 // rollBack marks the last num_turns turns that had a prompt as undone.

@@ -18,7 +18,7 @@ func (p *parser) responseItem(m object) {
 			return
 		}
 		name := toolName(m.str("name"), m.str("namespace"))
-		t.addCall(m.str("call_id"), name, p.text(renderArguments(m["arguments"])), p.ts)
+		t.addCall(m.str("call_id"), name, p.text(renderArguments(m.get("arguments"))), p.ts)
 	case "custom_tool_call":
 		t := p.inTurn("tool call")
 		if t == nil {
@@ -45,9 +45,9 @@ func (p *parser) responseItem(m object) {
 		if t == nil {
 			return
 		}
-		raw := m["output"]
+		raw := m.get("output")
 		if typ == "tool_search_output" && raw == nil {
-			raw = m["tools"]
+			raw = m.get("tools")
 		}
 		out := renderOutput(raw)
 		out.text = p.text(out.text)
@@ -67,7 +67,7 @@ func (p *parser) responseItem(m object) {
 		if t == nil {
 			return
 		}
-		t.addCall(m.str("call_id"), toolSearch, p.text(renderArguments(m["arguments"])), p.ts)
+		t.addCall(m.str("call_id"), toolSearch, p.text(renderArguments(m.get("arguments"))), p.ts)
 	case "image_generation_call":
 		t := p.inTurn("tool call")
 		if t == nil {
@@ -87,7 +87,7 @@ func (p *parser) responseItem(m object) {
 // parts; user and developer messages carry injected context (AGENTS.md,
 // environment, skills, permissions, hook output) and are read for flags.
 func (p *parser) message(m object) {
-	text, image, refusal := messageText(m["content"])
+	text, image, refusal := messageText(m.get("content"))
 	switch m.str("role") {
 	case "assistant":
 		t := p.inTurn("assistant message")

@@ -33,9 +33,9 @@ func readLineage(meta object) lineage {
 		l.parent = id
 	}
 	if src, ok := meta.obj("source"); ok {
-		if raw, ok := src["subagent"]; ok && string(raw) != "null" {
+		if raw := src.get("subagent"); raw != nil && string(raw) != "null" {
 			l.subagent = true
-			if sub, ok := decodeObject(raw); ok {
+			if sub, ok := objectAt(raw, src.buf); ok {
 				if spawn, ok := sub.obj("thread_spawn"); ok {
 					if id := spawn.str("parent_thread_id"); id != "" {
 						l.parent = id

@@ -50,8 +50,9 @@ func Parse(ctx context.Context, r io.Reader) (transcript.Result, error) {
 
 // parser holds the state of one rollout while its lines stream past.
 type parser struct {
-	stats transcript.Stats
-	sess  memory.Session
+	stats  transcript.Stats
+	sess   memory.Session
+	fields fieldBuf // the fields of the line being read
 
 	metaSeen bool
 	born     time.Time // session_meta's own timestamp
@@ -80,7 +81,8 @@ func (p *parser) line(line []byte) {
 	if len(line) == 0 || isBlank(line) {
 		return
 	}
-	env, ok := decodeObject(line)
+	p.fields.reset()
+	env, ok := decodeObject(line, &p.fields)
 	if !ok {
 		p.stats.Skip("invalid json")
 		return

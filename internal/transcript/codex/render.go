@@ -2,9 +2,8 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
+	"github.com/cairn-memory/cairn/internal/transcript/jsonscan"
 	"slices"
 	"strings"
 )
@@ -26,79 +25,47 @@ type node struct {
 
 // decodeOrdered reads one JSON value with key order preserved.
 func decodeOrdered(data []byte) (*node, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	n, err := readNode(dec, 0)
-	if err != nil {
-		return nil, err
+	if !jsonscan.Valid(data) {
+		return nil, errors.New("invalid json")
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after json value")
-	}
-	return n, nil
+	i := jsonscan.SkipSpace(data, 0)
+	return readNode(data[i:jsonscan.ValueEnd(data, i)], 0)
 }
 
-func readNode(dec *json.Decoder, depth int) (*node, error) {
+// readNode builds the node for raw, one valid JSON value.
+func readNode(raw []byte, depth int) (*node, error) {
 	if depth > maxRenderDepth {
 		return nil, errTooDeep
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch v := tok.(type) {
-	case json.Delim:
-		switch v {
-		case '{':
-			n := &node{kind: 'o'}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return nil, errors.New("object key is not a string")
-				}
-				val, err := readNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.keys = append(n.keys, key)
-				n.items = append(n.items, val)
-			}
-			if _, err := dec.Token(); err != nil {
+	switch raw[0] {
+	case '{':
+		n := &node{kind: 'o'}
+		it := jsonscan.MembersOf(raw)
+		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+			val, err := readNode(v, depth+1)
+			if err != nil {
 				return nil, err
 			}
-			return n, nil
-		case '[':
-			n := &node{kind: 'a'}
-			for dec.More() {
-				val, err := readNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.items = append(n.items, val)
-			}
-			if _, err := dec.Token(); err != nil {
+			n.keys = append(n.keys, jsonscan.Unquote(k))
+			n.items = append(n.items, val)
+		}
+		return n, nil
+	case '[':
+		n := &node{kind: 'a'}
+		it := jsonscan.ElementsOf(raw)
+		for v, ok := it.Next(); ok; v, ok = it.Next() {
+			val, err := readNode(v, depth+1)
+			if err != nil {
 				return nil, err
 			}
-			return n, nil
+			n.items = append(n.items, val)
 		}
-		return nil, errors.New("unexpected delimiter")
-	case string:
-		return &node{kind: 's', text: v}, nil
-	case json.Number:
-		return &node{kind: 'l', text: v.String()}, nil
-	case bool:
-		if v {
-			return &node{kind: 'l', text: "true"}, nil
-		}
-		return &node{kind: 'l', text: "false"}, nil
-	case nil:
-		return &node{kind: 'l', text: "null"}, nil
+		return n, nil
+	case '"':
+		return &node{kind: 's', text: jsonscan.Unquote(raw)}, nil
 	}
-	return nil, errors.New("unexpected json token")
+	// A number as written, or true, false, null.
+	return &node{kind: 'l', text: string(raw)}, nil
 }
 
 // renderValue writes n as YAML-like "key: value" lines. Strings are written
@@ -148,19 +115,16 @@ func renderField(b *strings.Builder, label string, v *node, indent string) {
 
 // renderArguments turns a function_call's arguments into readable text.
 // Codex stores them as a JSON string holding JSON, so they are decoded twice;
-// anything that does not decode is kept as it is.
-func renderArguments(raw json.RawMessage) string {
+// anything that does not decode is kept as it is. raw is valid JSON, or
+// empty when absent.
+func renderArguments(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
-	inner := []byte(raw)
+	inner := raw
 	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return string(raw)
-		}
-		inner = []byte(s)
+		inner = []byte(jsonscan.Unquote(raw))
 	}
 	return renderJSONText(inner)
 }
@@ -183,19 +147,15 @@ func renderJSONText(data []byte) string {
 
 // renderObject renders a decoded payload, leaving out bookkeeping keys.
 func renderObject(o object, skip ...string) string {
-	if len(o) == 0 {
+	if len(o.fields) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		if !slices.Contains(skip, k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
 	var b strings.Builder
-	for _, k := range keys {
-		n, err := decodeOrdered(o[k])
+	for _, k := range o.keys() {
+		if slices.Contains(skip, k) {
+			continue
+		}
+		n, err := decodeOrdered(o.get(k))
 		if err != nil {
 			continue
 		}

@@ -1,6 +1,8 @@
 package codex
 
 import (
+	"bytes"
+	"github.com/cairn-memory/cairn/internal/transcript/jsonscan"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -43,6 +45,17 @@ func strip(s string) (string, bool) {
 		return s, false
 	}
 	return memory.StripMarked(s), true
+}
+
+// rawHasMarker reports whether the JSON string raw holds cairn's marker
+// once decoded, without decoding it when it need not: the marker's
+// characters are never the result of a short escape such as \n, so only a
+// \u escape can hide one.
+func rawHasMarker(raw []byte) bool {
+	if bytes.Contains(raw, []byte(`\u`)) {
+		return carriesMarker(jsonscan.Unquote(raw))
+	}
+	return bytes.Contains(raw, []byte(memory.MarkerOpen)) || bytes.Contains(raw, []byte("<cairn-memory "))
 }
 
 // carriesMarker reports whether s holds one of cairn's own blocks.

@@ -2,8 +2,7 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
-	"regexp"
+	"github.com/cairn-memory/cairn/internal/transcript/jsonscan"
 	"strconv"
 	"strings"
 
@@ -58,9 +57,55 @@ func toolFlags(name string) memory.Provenance {
 	return f
 }
 
-// exitLine is how Codex's exec tools report a finished process in their
-// output text.
-var exitLine = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)\s*$`)
+// exitPrefix starts the line in which Codex's exec tools report a finished
+// process: "Process exited with code N" (N may be negative), alone on its
+// line but for trailing blanks.
+const exitPrefix = "Process exited with code "
+
+// exitCode returns the code of the last exit line in s.
+func exitCode(s string) (code string, ok bool) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], exitPrefix)
+		if i < 0 {
+			return code, ok
+		}
+		i += off
+		off = i + len(exitPrefix)
+		if i > 0 && s[i-1] != '\n' {
+			continue
+		}
+		if c, found := exitDigits(s[off:]); found {
+			code, ok = c, true
+		}
+	}
+}
+
+// exitDigits reads the "N" that ends an exit line: an optional minus and
+// digits, then only spaces, tabs, form feeds or carriage returns before the
+// end of the line or of the text.
+func exitDigits(s string) (string, bool) {
+	n := 0
+	if n < len(s) && s[n] == '-' {
+		n++
+	}
+	start := n
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n == start {
+		return "", false
+	}
+	for i := n; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\f', '\r':
+		case '\n':
+			return s[:n], true
+		default:
+			return "", false
+		}
+	}
+	return s[:n], true
+}
 
 // toolOutput is a rendered tool result.
 type toolOutput struct {
@@ -71,32 +116,25 @@ type toolOutput struct {
 
 // renderOutput reads a function_call_output / custom_tool_call_output
 // "output", which is a string in the fixtures and an array of content items
-// or an object in other Codex versions.
-func renderOutput(raw json.RawMessage) toolOutput {
+// or an object in other Codex versions. raw is valid JSON.
+func renderOutput(raw []byte) toolOutput {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return toolOutput{}
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return toolOutput{text: string(raw)}
-		}
-		return outputFromString(s)
+		return outputFromString(jsonscan.Unquote(raw))
 	case '[':
 		return outputFromItems(raw)
 	case '{':
-		o, ok := decodeObject(raw)
-		if !ok {
-			return toolOutput{text: string(raw)}
-		}
+		o, _ := objectAt(raw, nil)
 		var out toolOutput
 		if s, ok := o.strOK("content"); ok {
 			out = outputFromString(s)
-		} else if items := o["content_items"]; len(items) > 0 {
+		} else if items := o.get("content_items"); len(items) > 0 {
 			out = outputFromItems(items)
-		} else if items := o["content"]; len(items) > 0 {
+		} else if items := o.get("content"); len(items) > 0 {
 			out = outputFromItems(items)
 		} else {
 			out.text = renderObject(o)
@@ -115,7 +153,7 @@ func outputFromString(s string) toolOutput {
 	out := toolOutput{text: s}
 	trimmed := strings.TrimSpace(s)
 	if strings.HasPrefix(trimmed, "{") {
-		if o, ok := decodeObject([]byte(trimmed)); ok {
+		if o, ok := decodeObject([]byte(trimmed), nil); ok {
 			if text, ok := o.strOK("output"); ok {
 				out.text = text
 				if meta, ok := o.obj("metadata"); ok {
@@ -126,8 +164,8 @@ func outputFromString(s string) toolOutput {
 			}
 		}
 	}
-	if m := exitLine.FindAllStringSubmatch(out.text, -1); len(m) > 0 {
-		if code, err := strconv.Atoi(m[len(m)-1][1]); err == nil && code != 0 {
+	if c, ok := exitCode(out.text); ok {
+		if code, err := strconv.Atoi(c); err == nil && code != 0 {
 			out.isError = true
 		}
 	}
@@ -135,16 +173,21 @@ func outputFromString(s string) toolOutput {
 }
 
 // outputFromItems joins the text of content items; images are noted, never
-// stored (they are data URLs).
-func outputFromItems(raw json.RawMessage) toolOutput {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+// stored (they are data URLs). raw is valid JSON, or empty when absent.
+func outputFromItems(raw []byte) toolOutput {
+	if len(raw) == 0 || raw[0] != '[' {
+		if string(raw) == "null" {
+			return toolOutput{}
+		}
 		return toolOutput{text: string(raw)}
 	}
 	var out toolOutput
 	var parts []string
-	for _, it := range items {
-		o, ok := decodeObject(it)
+	var buf fieldBuf
+	it := jsonscan.ElementsOf(raw)
+	for item, ok := it.Next(); ok; item, ok = it.Next() {
+		buf.reset()
+		o, ok := objectAt(item, &buf)
 		if !ok {
 			continue
 		}
@@ -163,16 +206,18 @@ func outputFromItems(raw json.RawMessage) toolOutput {
 }
 
 // messageText joins the text items of a response_item message and notes
-// images and refusals.
-func messageText(content json.RawMessage) (text string, image, refusal bool) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(content, &items); err != nil {
+// images and refusals. content is valid JSON, or empty when absent.
+func messageText(content []byte) (text string, image, refusal bool) {
+	if len(content) == 0 || content[0] != '[' {
 		s, _ := asString(content)
 		return s, false, false
 	}
 	var parts []string
-	for _, it := range items {
-		o, ok := decodeObject(it)
+	var buf fieldBuf
+	it := jsonscan.ElementsOf(content)
+	for item, ok := it.Next(); ok; item, ok = it.Next() {
+		buf.reset()
+		o, ok := objectAt(item, &buf)
 		if !ok {
 			continue
 		}

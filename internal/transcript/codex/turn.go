@@ -1,7 +1,9 @@
 package codex
 
 import (
+	"bytes"
 	"fmt"
+	"github.com/cairn-memory/cairn/internal/transcript/jsonscan"
 	"strings"
 	"time"
 
@@ -62,7 +64,20 @@ type call struct {
 	name     string
 	output   *memory.Part // function_call_output and friends
 	eventOut *memory.Part // a result rebuilt from an *_end event, used when output is missing
+	// eventRaw is eventOut's text still as a JSON string, decoded only if
+	// it is used.
+	eventRaw []byte
 	isError  bool
+}
+
+// setEventOut records the result an *_end event reports; raw, when not
+// nil, is its text as a JSON string, copied here to be decoded if needed.
+func (c *call) setEventOut(p memory.Part, raw []byte) {
+	c.eventOut = &p
+	c.eventRaw = nil
+	if raw != nil && c.output == nil {
+		c.eventRaw = bytes.Clone(raw)
+	}
 }
 
 func newTurn(id string) *turnBuilder {
@@ -108,6 +123,7 @@ func (t *turnBuilder) addOutput(callID string, out toolOutput, ts time.Time) {
 	}
 	if c, ok := t.calls[callID]; ok && c.seen {
 		c.output = &p
+		c.eventRaw = nil
 		if out.isError {
 			c.isError = true
 		}
@@ -230,6 +246,9 @@ func (t *turnBuilder) build(index int, isLast bool, sessionModel string) memory.
 		}
 		if res != nil {
 			r := *res
+			if res == c.eventOut && c.eventRaw != nil {
+				r.Text, _ = strip(jsonscan.Unquote(c.eventRaw))
+			}
 			r.Tool = c.name
 			r.IsError = r.IsError || c.isError
 			emit(r)

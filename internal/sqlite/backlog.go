@@ -1,0 +1,82 @@
+package sqlite
+
+import (
+	"context"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// backlogBatch bounds one transaction of backlog indexing, so a large old
+// store is indexed in steps that each commit.
+const backlogBatch = 2000
+
+// indexBacklog indexes rows a migration marked as not yet in their layer's
+// index (rows stored before the index existed). It runs at open and
+// resumes where it stopped if the process dies.
+func (db *DB) indexBacklog(ctx context.Context) error {
+	// Every open passes here, hooks included: look before taking the lock.
+	var pending bool
+	if err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM fts_backlog)`).Scan(&pending); err != nil {
+		return memory.Wrap(memory.CodeInternal, "check the index backlog", err)
+	}
+	if !pending {
+		return nil
+	}
+	for {
+		done := false
+		err := db.Update(ctx, func(tx *Tx) error {
+			rows, err := tx.QueryContext(ctx, `SELECT b.id, p.session_id, p.seq, p.text FROM fts_backlog b
+				JOIN parts p ON p.id = b.id WHERE b.layer = 'L0' ORDER BY p.session_id, p.seq LIMIT ?`, backlogBatch)
+			if err != nil {
+				return err
+			}
+			bySession := map[int64][]writtenPart{}
+			var order []int64
+			n := 0
+			for rows.Next() {
+				var sid int64
+				var w writtenPart
+				if err := rows.Scan(&w.id, &sid, &w.seq, &w.text); err != nil {
+					rows.Close()
+					return err
+				}
+				if _, ok := bySession[sid]; !ok {
+					order = append(order, sid)
+				}
+				bySession[sid] = append(bySession[sid], w)
+				n++
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if n == 0 {
+				done = true
+				// Rows whose part is gone have nothing to index.
+				_, err := tx.ExecContext(ctx, `DELETE FROM fts_backlog WHERE layer = 'L0'`)
+				return err
+			}
+			ix, err := newIndexer(ctx, tx, memory.L0, 2)
+			if err != nil {
+				return err
+			}
+			for _, sid := range order {
+				if err := indexWritten(ctx, tx, ix, sid, bySession[sid]); err != nil {
+					return err
+				}
+				for _, w := range bySession[sid] {
+					if _, err := tx.ExecContext(ctx, `DELETE FROM fts_backlog WHERE layer = 'L0' AND id = ?`, w.id); err != nil {
+						return err
+					}
+				}
+			}
+			return ix.close(ctx)
+		})
+		if err != nil {
+			return memory.Wrap(memory.CodeInternal, "index parts stored before the search index", err)
+		}
+		if done {
+			return nil
+		}
+	}
+}
