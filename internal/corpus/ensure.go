@@ -156,3 +156,36 @@ func removeStale(dir, prefix string) {
 		}
 	}
 }
+
+// EnsureBuilt returns cacheDir/name, first running build into a fresh
+// temporary directory and renaming that into place when it is missing.
+// The name must change whenever what build makes changes (carry a version
+// in it): a directory under the final name is complete by construction,
+// since only a successful build is renamed there.
+func EnsureBuilt(cacheDir, name string, build func(dir string) error) (string, error) {
+	final := filepath.Join(cacheDir, name)
+	if _, err := os.Stat(final); err == nil {
+		return final, nil
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("ensure %s: %w", name, err)
+	}
+	removeStale(cacheDir, "."+name+".tmp-")
+	tmp, err := os.MkdirTemp(cacheDir, "."+name+".tmp-")
+	if err != nil {
+		return "", fmt.Errorf("ensure %s: %w", name, err)
+	}
+	if err := build(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("ensure %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		os.RemoveAll(tmp)
+		// Another process may have finished the same build meanwhile.
+		if _, serr := os.Stat(final); serr == nil {
+			return final, nil
+		}
+		return "", fmt.Errorf("ensure %s: %w", name, err)
+	}
+	return final, nil
+}
