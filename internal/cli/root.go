@@ -36,6 +36,7 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newDemoCmd(f, nil),
 		newSearchCmd(f, nil),
 		newEvalCmd(f),
+		newFactCmd(f),
 	)
 	return root
 }

@@ -15,6 +15,7 @@ type Store interface {
 	Close() error
 	TranscriptStore
 	SearchStore
+	StatementStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.
@@ -27,6 +28,7 @@ type Engine struct {
 	resolve PlaceResolver
 	now     func() time.Time
 	readers []Reader
+	preds   predicateCache
 }
 
 // Options configures New; zero fields take defaults.

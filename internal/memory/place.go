@@ -167,3 +167,26 @@ func cleanRepoPath(p string, lower bool) string {
 	}
 	return p
 }
+
+// Sight says which placed rows a read or a write can see; unplaced rows
+// are always seen.
+type Sight struct {
+	Scopes []Scope `json:"scopes,omitempty"`
+	All    bool    `json:"all,omitempty"` // every place (a fact about the user)
+}
+
+// Sees reports whether a row placed at s is in sight.
+func (v Sight) Sees(s Scope) bool {
+	if v.All || s.Rung == RungNone {
+		return true
+	}
+	for _, x := range v.Scopes {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SightOf is what a read at p up to rung max sees.
+func SightOf(p Place, max Rung) Sight { return Sight{Scopes: p.Visible(max)} }

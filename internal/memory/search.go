@@ -8,10 +8,16 @@ type SearchQuery struct {
 	Place Place
 	// Rung is the widest place read: worktree (the default) reads only this
 	// checkout; each wider rung adds the rows placed there.
-	Rung           Rung
-	ExcludeSession int64 // the current session, excluded from automatic recall
-	Since, Until   time.Time
-	Limit          int
+	Rung Rung
+	// Strict reads only the Rung itself, not the narrower rungs below it
+	// (scope_strict).
+	Strict         bool
+	ExcludeSession int64
+	// Untiered includes statements with no tier, which are never sent to
+	// a model: only a person's own search sets it.
+	Untiered     bool // the current session, excluded from automatic recall
+	Since, Until time.Time
+	Limit        int
 }
 
 // Candidate is one row a layer's index matched, with what ranking needs.
@@ -38,10 +44,25 @@ type Candidate struct {
 	Kind       PartKind `json:"kind,omitempty"`
 	Tool       string   `json:"tool,omitempty"`
 	Worktree   string   `json:"worktree,omitempty"`
+	// Statement is the L1 row behind the candidate.
+	Statement *Statement `json:"statement,omitempty"`
 }
 
 // TermStats are a layer's document frequencies, for choosing query terms.
 type TermStats struct {
 	Docs int            // documents in the layer
 	DF   map[string]int // documents holding each term
+}
+
+// StatementFilter selects statements.
+type StatementFilter struct {
+	IDs        []int64
+	Kinds      []Kind
+	Predicates []string
+	Sight      *Sight // nil: every place
+	Current    bool   // only rows true now and believed now
+	Live       bool   // leave out withdrawn rows (retracted, forgotten, held back, revised)
+	Pinned     bool   // only pinned rows
+	Evidence   bool   // load each row's evidence
+	Limit      int
 }

@@ -23,6 +23,7 @@ const (
 // line here and a migration; the indexing and search code is shared.
 var ftsTable = map[memory.Layer]string{
 	memory.L0: "parts_fts",
+	memory.L1: "statements_fts",
 }
 
 // indexer writes one layer's FTS rows inside a write transaction and keeps

@@ -45,6 +45,8 @@ func (db *DB) SearchLayer(ctx context.Context, acct memory.AccountID, layer memo
 	switch layer {
 	case memory.L0:
 		return db.searchParts(ctx, acct, q)
+	case memory.L1:
+		return db.searchStatements(ctx, acct, q)
 	}
 	return nil, nil // a layer without an index yet has no candidates
 }
@@ -209,4 +211,72 @@ func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string)
 		st.DF[t] = n
 	}
 	return st, rows.Err()
+}
+
+// statementsWeights weigh a statement's own words against its class and
+// category.
+const (
+	statementsBodyWeight    = 1.0
+	statementsContextWeight = 0.3
+)
+
+// searchStatements finds current statements in sight of the query's place:
+// every rung of the ladder by default (a read returns the rows whose place
+// contains it), or one rung with Strict.
+func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Candidate, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	var sb strings.Builder
+	args := []any{statementsBodyWeight, statementsContextWeight, matchExpr(q.Terms), int64(acct)}
+	sb.WriteString(`SELECT -bm25(statements_fts, ?, ?) AS score, ` + prefixed("s.", statementCols) + `
+		FROM statements_fts JOIN statements s ON s.id = statements_fts.rowid
+		WHERE statements_fts MATCH ? AND s.account_id = ? AND s.expired_at = 0 AND s.invalid_at = 0`)
+	if !q.Untiered {
+		sb.WriteString(` AND s.tier <> ''`)
+	}
+	see := memory.SightOf(q.Place, memory.RungEverywhere)
+	if q.Strict {
+		see = memory.Sight{Scopes: []memory.Scope{q.Place.ScopeAt(q.Rung)}}
+	}
+	sightFilter(&sb, &args, &see)
+	if !q.Since.IsZero() {
+		sb.WriteString(` AND s.valid_at >= ?`)
+		args = append(args, millis(q.Since))
+	}
+	if !q.Until.IsZero() {
+		sb.WriteString(` AND s.valid_at < ?`)
+		args = append(args, millis(q.Until))
+	}
+	sb.WriteString(` ORDER BY score DESC, s.id DESC LIMIT ?`)
+	args = append(args, limit)
+	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search statements", err)
+	}
+	defer rows.Close()
+	var out []memory.Candidate
+	for rows.Next() {
+		var r statementRow
+		var score float64
+		if err := rows.Scan(append([]any{&score}, r.dest()...)...); err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "search statements", err)
+		}
+		st := r.finish()
+		out = append(out, memory.Candidate{
+			Layer: memory.L1, ID: st.ID, BM25: score, Text: statementBody(st), Confidence: st.Confidence,
+			Pinned: st.Pinned, Time: st.ValidAt, Statement: &st,
+		})
+	}
+	return out, rows.Err()
+}
+
+// prefixed qualifies a column list with a table alias.
+func prefixed(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, p := range parts {
+		parts[i] = alias + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,0 +1,252 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/temporal"
+)
+
+const statementCols = `id, account_id, kind, subject, predicate, object, class, category, cardinality, tier, writer,
+	place_rung, place_key, confidence, pinned, valid_at, invalid_at, created_at, expired_at, reason, replaced_by,
+	usage_count, last_used_at`
+
+// statementRow scans a statement and converts its stored shapes.
+type statementRow struct {
+	s                                                        memory.Statement
+	acct, pinned, valid, invalid, created, expired, lastUsed int64
+	kind, class, card, tier, writer, rung, reason            string
+}
+
+func (r *statementRow) dest() []any {
+	s := &r.s
+	return []any{&s.ID, &r.acct, &r.kind, &s.Subject, &s.Predicate, &s.Object, &r.class, &s.Category, &r.card, &r.tier, &r.writer,
+		&r.rung, &s.Scope.Key, &s.Confidence, &r.pinned, &r.valid, &r.invalid, &r.created, &r.expired, &r.reason, &s.ReplacedBy,
+		&s.UsageCount, &r.lastUsed}
+}
+
+func (r *statementRow) finish() memory.Statement {
+	s := r.s
+	s.Account, s.Kind, s.Class, s.Cardinality = memory.AccountID(r.acct), memory.Kind(r.kind), memory.Class(r.class), memory.Cardinality(r.card)
+	s.Tier, s.Writer, s.Scope.Rung, s.Reason = memory.Tier(r.tier), memory.Writer(r.writer), memory.Rung(r.rung), memory.Reason(r.reason)
+	s.Pinned = r.pinned != 0
+	s.ValidAt, s.InvalidAt, s.CreatedAt, s.ExpiredAt, s.LastUsedAt = fromMillis(r.valid), fromMillis(r.invalid), fromMillis(r.created), fromMillis(r.expired), fromMillis(r.lastUsed)
+	return s
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func scanStatements(ctx context.Context, q querier, query string, args ...any) ([]memory.Statement, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memory.Statement
+	for rows.Next() {
+		var r statementRow
+		if err := rows.Scan(r.dest()...); err != nil {
+			return nil, err
+		}
+		out = append(out, r.finish())
+	}
+	return out, rows.Err()
+}
+
+// slotOf is the key one-value slots are kept under.
+func slotOf(s memory.Statement) string {
+	if s.Kind == memory.KindNote {
+		return ""
+	}
+	return strings.ToLower(s.Subject) + "\x1f" + s.Predicate
+}
+
+// ApplyStatement is the store's half of the one write point: in one write
+// transaction it loads the rows of the statement's slot that the writer
+// can see, asks decide what to do, and does it. It returns the row that
+// now holds the value (the new row, or the restated one) and the action.
+func (db *DB) ApplyStatement(ctx context.Context, acct memory.AccountID, st memory.Statement, see memory.Sight,
+	decide func(slot []memory.Statement) temporal.Plan) (memory.Statement, temporal.Action, error) {
+	var out memory.Statement
+	var action temporal.Action
+	err := db.Update(ctx, func(tx *Tx) error {
+		var slot []memory.Statement
+		if key := slotOf(st); key != "" {
+			rows, err := scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements
+				WHERE account_id = ? AND slot = ? AND reason <> 'revised'`, int64(acct), key)
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if see.Sees(r.Scope) {
+					slot = append(slot, r)
+				}
+			}
+		}
+		plan := decide(slot)
+		action = plan.Action
+		ix, err := newIndexer(ctx, tx, memory.L1, 2)
+		if err != nil {
+			return err
+		}
+		switch plan.Action {
+		case temporal.Restate:
+			if err := restate(ctx, tx, acct, plan.Restate, st); err != nil {
+				return err
+			}
+			out, err = loadStatement(ctx, tx, acct, plan.Restate)
+			if err != nil {
+				return err
+			}
+		default:
+			row := plan.Row
+			row.CreatedAt = tx.Now
+			if plan.Action == temporal.InsertLate {
+				row.ExpiredAt, row.Reason = tx.Now, memory.ReasonSuperseded
+			}
+			id, err := insertStatement(ctx, tx, ix, acct, row, 0)
+			if err != nil {
+				return err
+			}
+			row.ID = id
+			for _, c := range plan.Close {
+				if _, err := tx.ExecContext(ctx, `UPDATE statements SET invalid_at = ?, expired_at = ?, reason = ?, replaced_by = ?
+					WHERE id = ? AND account_id = ? AND expired_at = 0`,
+					millis(c.InvalidAt), millis(tx.Now), string(c.Reason), id, c.ID, int64(acct)); err != nil {
+					return err
+				}
+			}
+			for _, rv := range plan.Revise {
+				if err := revise(ctx, tx, ix, acct, rv, id); err != nil {
+					return err
+				}
+			}
+			out = row
+		}
+		return ix.close(ctx)
+	})
+	if err != nil {
+		return out, action, memory.Wrap(memory.CodeInternal, "write statement", err)
+	}
+	return out, action, nil
+}
+
+// insertStatement writes a row, its evidence and its index entry.
+func insertStatement(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, s memory.Statement, revises int64) (int64, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO statements (account_id, kind, subject, predicate, object, slot, class, category,
+		cardinality, tier, writer, place_rung, place_key, confidence, pinned, valid_at, invalid_at, created_at, expired_at, reason,
+		replaced_by, revises)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		int64(acct), string(s.Kind), s.Subject, s.Predicate, s.Object, slotOf(s), string(s.Class), s.Category,
+		string(s.Cardinality), string(s.Tier), string(s.Writer), string(s.Scope.Rung), s.Scope.Key, s.Confidence, boolInt(s.Pinned),
+		millis(s.ValidAt), millis(s.InvalidAt), millis(s.CreatedAt), millis(s.ExpiredAt), string(s.Reason), s.ReplacedBy, revises)
+	if err != nil {
+		return 0, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range s.Evidence {
+		if err := addEvidence(ctx, tx, acct, id, e); err != nil {
+			return 0, err
+		}
+	}
+	return id, ix.add(ctx, id, statementBody(s), string(s.Class)+" "+s.Category)
+}
+
+// statementBody is what the index reads of a statement.
+func statementBody(s memory.Statement) string {
+	return strings.TrimSpace(s.Subject + " " + s.Predicate + " " + s.Object)
+}
+
+func addEvidence(ctx context.Context, tx *Tx, acct memory.AccountID, id int64, e memory.Evidence) error {
+	if e == (memory.Evidence{}) {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO evidence (account_id, statement_id, session_id, turn_id, part_seq, source, quote, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, int64(acct), id, e.SessionID, e.TurnID, e.PartSeq, e.Source, e.Quote, millis(tx.Now))
+	return err
+}
+
+// restate reinforces an existing row: its evidence grows and its
+// confidence rises towards 1.
+func restate(ctx context.Context, tx *Tx, acct memory.AccountID, id int64, st memory.Statement) error {
+	for _, e := range st.Evidence {
+		if err := addEvidence(ctx, tx, acct, id, e); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE statements SET confidence = MIN(1.0, confidence + (1.0 - confidence) * 0.25),
+		pinned = MAX(pinned, ?) WHERE id = ? AND account_id = ?`, boolInt(st.Pinned), id, int64(acct))
+	return err
+}
+
+// revise re-windows a row cut short by a late arrival: the row is expired
+// as revised and a copy with the shorter window, and its evidence, takes
+// its place. A window cut to nothing leaves no copy.
+func revise(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, rv temporal.Revision, by int64) error {
+	old, err := loadStatement(ctx, tx, acct, rv.ID)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE statements SET expired_at = ?, reason = ?, replaced_by = ? WHERE id = ?`,
+		millis(tx.Now), string(memory.ReasonRevised), by, rv.ID); err != nil {
+		return err
+	}
+	if err := ix.remove(ctx, rv.ID); err != nil {
+		return err
+	}
+	if !rv.NewInvalidAt.After(old.ValidAt) {
+		return nil
+	}
+	cp := old
+	cp.InvalidAt, cp.CreatedAt, cp.ExpiredAt, cp.Reason, cp.ReplacedBy = rv.NewInvalidAt, tx.Now, tx.Now, memory.ReasonSuperseded, by
+	_, err = insertStatement(ctx, tx, ix, acct, cp, rv.ID)
+	return err
+}
+
+func loadStatement(ctx context.Context, q querier, acct memory.AccountID, id int64) (memory.Statement, error) {
+	rows, err := scanStatements(ctx, q, `SELECT `+statementCols+` FROM statements WHERE id = ? AND account_id = ?`, id, int64(acct))
+	if err != nil {
+		return memory.Statement{}, err
+	}
+	if len(rows) == 0 {
+		return memory.Statement{}, memory.Errorf(memory.CodeNotFound, "no statement %d; `cairn fact query` and `cairn notes` list them", id)
+	}
+	s := rows[0]
+	s.Evidence, err = loadEvidence(ctx, q, id)
+	return s, err
+}
+
+func loadEvidence(ctx context.Context, q querier, id int64) ([]memory.Evidence, error) {
+	rows, err := q.QueryContext(ctx, `SELECT e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), e.part_seq, e.source, e.quote
+		FROM evidence e LEFT JOIN sessions s ON s.id = e.session_id LEFT JOIN turns t ON t.id = e.turn_id
+		WHERE e.statement_id = ? ORDER BY e.id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memory.Evidence
+	for rows.Next() {
+		var e memory.Evidence
+		if err := rows.Scan(&e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.PartSeq, &e.Source, &e.Quote); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Statement returns one row with its evidence.
+func (db *DB) Statement(ctx context.Context, acct memory.AccountID, id int64) (memory.Statement, error) {
+	s, err := loadStatement(ctx, db.read, acct, id)
+	if err != nil && memory.ErrorCode(err) == memory.CodeInternal {
+		return s, memory.Wrap(memory.CodeInternal, "read statement", err)
+	}
+	return s, err
+}

@@ -1,0 +1,96 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// Statements returns the rows a filter selects, oldest first.
+func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.StatementFilter) ([]memory.Statement, error) {
+	var sb strings.Builder
+	args := []any{int64(acct)}
+	sb.WriteString(`SELECT ` + statementCols + ` FROM statements WHERE account_id = ?`)
+	if len(f.IDs) > 0 {
+		sb.WriteString(` AND id IN (?` + strings.Repeat(",?", len(f.IDs)-1) + `)`)
+		for _, id := range f.IDs {
+			args = append(args, id)
+		}
+	}
+	if len(f.Kinds) > 0 {
+		sb.WriteString(` AND kind IN (?` + strings.Repeat(",?", len(f.Kinds)-1) + `)`)
+		for _, k := range f.Kinds {
+			args = append(args, string(k))
+		}
+	}
+	if len(f.Predicates) > 0 {
+		sb.WriteString(` AND predicate IN (?` + strings.Repeat(",?", len(f.Predicates)-1) + `)`)
+		for _, p := range f.Predicates {
+			args = append(args, p)
+		}
+	}
+	if f.Current {
+		sb.WriteString(` AND expired_at = 0 AND invalid_at = 0`)
+	}
+	if f.Live {
+		sb.WriteString(` AND reason NOT IN ('retracted', 'forgotten', 'held_back', 'reopened', 'revised')`)
+	}
+	if f.Pinned {
+		sb.WriteString(` AND pinned = 1`)
+	}
+	sightFilter(&sb, &args, f.Sight)
+	sb.WriteString(` ORDER BY id`)
+	if f.Limit > 0 {
+		sb.WriteString(` LIMIT ?`)
+		args = append(args, f.Limit)
+	}
+	out, err := scanStatements(ctx, db.read, sb.String(), args...)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "read statements", err)
+	}
+	if f.Evidence {
+		for i := range out {
+			if out[i].Evidence, err = loadEvidence(ctx, db.read, out[i].ID); err != nil {
+				return nil, memory.Wrap(memory.CodeInternal, "read evidence", err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// sightFilter keeps rows in sight: unplaced ones and those placed at one
+// of the given scopes.
+func sightFilter(sb *strings.Builder, args *[]any, see *memory.Sight) {
+	if see == nil || see.All {
+		return
+	}
+	sb.WriteString(` AND (place_rung = ''`)
+	for _, s := range see.Scopes {
+		sb.WriteString(` OR (place_rung = ? AND place_key = ?)`)
+		*args = append(*args, string(s.Rung), s.Key)
+	}
+	sb.WriteString(`)`)
+}
+
+// PredicateCounts counts how often each fact predicate is used by live
+// rows, for keeping slot names stable.
+func (db *DB) PredicateCounts(ctx context.Context, acct memory.AccountID) (map[string]int, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT predicate, COUNT(*) FROM statements
+		WHERE account_id = ? AND kind = 'fact' AND predicate <> '' AND reason NOT IN ('retracted', 'forgotten', 'revised')
+		GROUP BY predicate`, int64(acct))
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "count predicates", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var p string
+		var n int
+		if err := rows.Scan(&p, &n); err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "count predicates", err)
+		}
+		out[p] = n
+	}
+	return out, rows.Err()
+}
