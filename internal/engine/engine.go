@@ -16,6 +16,8 @@ type Store interface {
 	TranscriptStore
 	SearchStore
 	StatementStore
+	SettingStore
+	CaptureQueue
 }
 
 // PlaceResolver maps a directory onto the place ladder.
@@ -23,12 +25,13 @@ type PlaceResolver func(dir string) (memory.Place, error)
 
 // Engine runs cairn's use cases over its ports.
 type Engine struct {
-	store   Store
-	cfg     config.Config
-	resolve PlaceResolver
-	now     func() time.Time
-	readers []Reader
-	preds   predicateCache
+	store     Store
+	cfg       config.Config
+	resolve   PlaceResolver
+	now       func() time.Time
+	readers   []Reader
+	preds     predicateCache
+	extractor TurnExtractor
 }
 
 // Options configures New; zero fields take defaults.
@@ -38,11 +41,13 @@ type Options struct {
 	Now     func() time.Time
 	// Readers are the transcript importers, one per client.
 	Readers []Reader
+	// Extractor proposes facts from turns with a model; nil: none.
+	Extractor TurnExtractor
 }
 
 // New builds an engine over a store.
 func New(store Store, o Options) *Engine {
-	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now, readers: o.Readers}
+	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now, readers: o.Readers, extractor: o.Extractor}
 	if e.now == nil {
 		e.now = time.Now
 	}

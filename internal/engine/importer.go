@@ -276,6 +276,10 @@ func (e *Engine) ingest(ctx context.Context, sessions []memory.Session, rep *Sou
 		if err != nil {
 			return err
 		}
+		s.ID = c.SessionID
+		if err := e.captureSession(ctx, s, c.Changed); err != nil {
+			return err
+		}
 		rep.Sessions++
 		rep.Turns += len(s.Turns)
 		rep.Added += c.TurnsAdded

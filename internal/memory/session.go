@@ -47,4 +47,15 @@ type SaveCounts struct {
 	TurnsUpdated   int   `json:"turns_updated"`
 	TurnsUnchanged int   `json:"turns_unchanged"`
 	Parts          int   `json:"parts_written"`
+	// Changed maps the key of each turn added or updated to its id, for
+	// capture to look at.
+	Changed map[string]int64 `json:"-"`
+}
+
+// QueuedTurn is a turn whose capture waits for capture to be switched on.
+type QueuedTurn struct {
+	ID        int64  `json:"id"`
+	Kind      string `json:"kind"` // tools, turn
+	SessionID int64  `json:"session_id"`
+	TurnID    int64  `json:"turn_id"`
 }

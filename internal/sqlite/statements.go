@@ -76,8 +76,12 @@ func (db *DB) ApplyStatement(ctx context.Context, acct memory.AccountID, st memo
 	err := db.Update(ctx, func(tx *Tx) error {
 		var slot []memory.Statement
 		if key := slotOf(st); key != "" {
+			// The current rows, and the closed windows still open at the new
+			// row's valid_at: all a decision needs, since a closed window
+			// that ended before it can neither hold nor follow it.
 			rows, err := scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements
-				WHERE account_id = ? AND slot = ? AND reason <> 'revised'`, int64(acct), key)
+				WHERE account_id = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
+				int64(acct), key, millis(st.ValidAt))
 			if err != nil {
 				return err
 			}

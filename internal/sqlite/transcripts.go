@@ -16,7 +16,7 @@ import (
 // parts replaced, a new key is inserted. Turns missing from s (a rewound
 // branch) are kept: nothing stored is lost by a re-import.
 func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.Session) (memory.SaveCounts, error) {
-	var c memory.SaveCounts
+	c := memory.SaveCounts{Changed: map[string]int64{}}
 	err := db.Update(ctx, func(tx *Tx) error {
 		id, err := upsertSession(ctx, tx, acct, s)
 		if err != nil {
@@ -65,6 +65,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 					return err
 				}
 				c.TurnsUpdated++
+				c.Changed[t.Key] = turnID
 			default:
 				res, err := insTurn.ExecContext(ctx, int64(acct), id, t.Seq, t.Key, t.Request, t.Outcome, string(t.Status),
 					int64(t.Flags), t.Model, millis(t.StartedAt), millis(t.EndedAt), t.Digest, millis(tx.Now), millis(tx.Now))
@@ -75,6 +76,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 					return err
 				}
 				c.TurnsAdded++
+				c.Changed[t.Key] = turnID
 			}
 			for _, p := range t.Parts {
 				res, err := insPart.ExecContext(ctx, int64(acct), id, turnID, p.Seq, string(p.Role), string(p.Kind),
