@@ -46,7 +46,7 @@ func TestSearchCommand(t *testing.T) {
 			t.Fatalf("%q: hits %+v", c.query, res.Hits)
 		}
 		h := res.Hits[0]
-		if h.Layer != "L0" || h.Session != "s" || h.TurnSeq == 0 || h.Score <= 0 || h.RankScore != 1 {
+		if (h.Layer != "L0" && h.Layer != "L2") || h.Session != "s" || h.TurnSeq == 0 || h.Score <= 0 || h.RankScore != 1 {
 			t.Fatalf("%q: hit lacks its score parts or source: %+v", c.query, h)
 		}
 	}

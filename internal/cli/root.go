@@ -37,6 +37,13 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newSearchCmd(f, nil),
 		newEvalCmd(f),
 		newFactCmd(f),
+		newRememberCmd(f),
+		newForgetCmd(f),
+		newUndoCmd(f),
+		newPinCmd(f),
+		newUnpinCmd(f),
+		newNotesCmd(f),
+		newMaintainCmd(f),
 	)
 	return root
 }

@@ -62,6 +62,7 @@ type Rank struct {
 	RankShare    float64 `toml:"rank_share" doc:"share of the reciprocal-rank score"`
 	LexicalShare float64 `toml:"lexical_share" doc:"share of the lexical coverage score"`
 	PinBoost     float64 `toml:"pin_boost" doc:"added to a pinned row's fused score"`
+	DerivedFloor float64 `toml:"derived_floor" doc:"least query coverage a note, fact, episode or profile needs to be ranked at all"`
 }
 
 // Search tunes the lexical search.
@@ -149,7 +150,7 @@ func Default() Config {
 		},
 		Rank: Rank{
 			WeightL1: 1.00, WeightL2: 0.92, WeightL0: 0.85, WeightL3: 0.75,
-			RankShare: 0.6, LexicalShare: 0.4, PinBoost: 0.05,
+			RankShare: 0.6, LexicalShare: 0.4, PinBoost: 0.05, DerivedFloor: 0.5,
 		},
 		Search: Search{MaxQueryTerms: 12},
 		Temporal: Temporal{

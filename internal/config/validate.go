@@ -27,6 +27,7 @@ func (c Config) Validate() error {
 	unit("temporal.restatement", c.Temporal.Restatement)
 	unit("rank.rank_share", c.Rank.RankShare)
 	unit("rank.lexical_share", c.Rank.LexicalShare)
+	unit("rank.derived_floor", c.Rank.DerivedFloor)
 	for name, w := range map[string]float64{"rank.weight_l1": c.Rank.WeightL1, "rank.weight_l2": c.Rank.WeightL2, "rank.weight_l0": c.Rank.WeightL0, "rank.weight_l3": c.Rank.WeightL3, "rank.pin_boost": c.Rank.PinBoost} {
 		if w < 0 {
 			bad("%s must not be negative", name)

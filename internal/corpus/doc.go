@@ -15,4 +15,11 @@
 // Ensure keeps one copy per seed and size in a cache directory outside the
 // repository, written under a temporary name and renamed only when
 // complete.
+//
+// For search benchmarks, GenerateParts writes a Claude Code tree sized by
+// the number of parts the importer stores, with parts of everyday length,
+// spread over git checkouts that MakeCheckouts lays out on disk so that
+// places resolve as they would on a developer's machine; Queries draws a
+// fixed list of searches from the same vocabulary; EnsureBuilt caches
+// anything built from these (a store) under a versioned name.
 package corpus

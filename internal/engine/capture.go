@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/cairn-memory/cairn/internal/capture"
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/redact"
 )
 
 // CaptureQueue keeps turns whose capture waits for capture to be switched
@@ -58,8 +60,33 @@ func (e *Engine) captureSession(ctx context.Context, s memory.Session, changed m
 // recall question, or — when learning from external context is off — a
 // turn that carried any.
 func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session, t memory.Turn) error {
+	at := t.EndedAt
+	if at.IsZero() {
+		at = t.StartedAt
+	}
+	if at.IsZero() {
+		at = e.now()
+	}
+	due := at.Add(e.cfg.Capture.SettlingWindow.D())
 	if !capture.Learnable(t, sw.LearnExternal) {
-		return nil
+		// Even a turn that teaches nothing is a later turn of its session:
+		// it moves the session's settling window on.
+		return e.store.AddCandidates(ctx, memory.LocalAccount, s.ID, t.ID, nil, "", due)
+	}
+	if err := e.saveEpisode(ctx, s, t); err != nil {
+		return err
+	}
+	drafts := capture.Markers(t.Request)
+	userSeq := firstUserPart(t)
+	for i := range drafts {
+		q, _ := redact.Default().Redact(drafts[i].Object)
+		drafts[i].Evidence = memory.Evidence{SessionID: s.ID, TurnID: t.ID, PartSeq: userSeq, Source: "turn", Quote: q}
+		if drafts[i].ValidAt.IsZero() {
+			drafts[i].ValidAt = at
+		}
+	}
+	if err := e.store.AddCandidates(ctx, memory.LocalAccount, s.ID, t.ID, drafts, t.Request, due); err != nil {
+		return err
 	}
 	for _, d := range capture.ToolDrafts(s, t) {
 		d.Evidence.SessionID, d.Evidence.TurnID, d.Evidence.Source = s.ID, t.ID, "tool"
@@ -123,4 +150,42 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 			done++
 		}
 	}
+}
+
+// saveEpisode writes the turn's L2 episode at once, redacted again.
+func (e *Engine) saveEpisode(ctx context.Context, s memory.Session, t memory.Turn) error {
+	// An episode pairs a request with its outcome; a turn with no outcome
+	// (a message that got no answer, an utterance in a conversation
+	// benchmark) has nothing to add to its raw part.
+	if strings.TrimSpace(t.Outcome) == "" {
+		return nil
+	}
+	d, ok := capture.Episode(s, t, capture.DefaultEpisodeChars)
+	if !ok {
+		return nil
+	}
+	red := redact.Default()
+	clean := func(x string) string { out, _ := red.Redact(x); return out }
+	ep := memory.Episode{
+		SessionID: s.ID, TurnID: t.ID, Place: s.Place, Request: clean(d.Request), Outcome: clean(d.Outcome),
+		Summary: clean(d.Summary), Tools: d.Tools, Files: d.Files, Status: d.Status,
+		FirstPart: d.FirstPart, LastPart: d.LastPart, At: d.Time,
+	}
+	for i, f := range ep.Files {
+		ep.Files[i] = strings.ReplaceAll(clean(f), " ", "_")
+	}
+	if ep.At.IsZero() {
+		ep.At = e.now()
+	}
+	_, err := e.store.SaveEpisode(ctx, memory.LocalAccount, ep)
+	return err
+}
+
+func firstUserPart(t memory.Turn) int {
+	for _, p := range t.Parts {
+		if p.Role == memory.RoleUser && p.Kind == memory.KindText {
+			return p.Seq
+		}
+	}
+	return 0
 }

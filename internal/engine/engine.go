@@ -18,6 +18,7 @@ type Store interface {
 	StatementStore
 	SettingStore
 	CaptureQueue
+	CaptureStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.

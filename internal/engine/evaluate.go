@@ -61,6 +61,12 @@ func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalO
 		}
 		places[c.ID] = p
 	}
+	// Candidates from the conversations are long due (their turns are in
+	// the past): promote them as any store open would, so derived layers
+	// take part in the search as they do for an agent.
+	if _, err := e.Maintain(ctx); err != nil {
+		return evaluate.Report{}, err
+	}
 	var ranked []evaluate.Ranked
 	for i, q := range ds.Questions {
 		if err := ctx.Err(); err != nil {
@@ -73,11 +79,11 @@ func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalO
 		}
 		r := evaluate.Ranked{QuestionID: q.ID}
 		for _, h := range res.Hits {
-			if h.TurnKey == "" {
-				continue // a derived row cites its turns through evidence, added by later layers
+			// A derived row counts through the turns it cites.
+			for _, c := range e.cited(ctx, h.Match) {
+				r.Turns = append(r.Turns, c.TurnKey)
+				r.Sessions = append(r.Sessions, strings.TrimPrefix(c.SessionRef, q.Conversation+"/"))
 			}
-			r.Turns = append(r.Turns, h.TurnKey)
-			r.Sessions = append(r.Sessions, strings.TrimPrefix(h.SessionRef, q.Conversation+"/"))
 		}
 		ranked = append(ranked, r)
 		if o.Progress != nil {
@@ -91,4 +97,26 @@ func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalO
 // each conversation is its own place and questions read only their own.
 func evalDir(dataset, conv string) string {
 	return path.Join("/cairn-eval", dataset, conv)
+}
+
+// cited lists the turns a hit stands for: its own turn for raw parts and
+// episodes, the evidence turns for statements.
+func (e *Engine) cited(ctx context.Context, m memory.Match) []memory.Evidence {
+	if m.TurnKey != "" {
+		return []memory.Evidence{{TurnKey: m.TurnKey, SessionRef: m.SessionRef}}
+	}
+	if m.Layer != memory.L1 {
+		return nil
+	}
+	st, err := e.store.Statement(ctx, memory.LocalAccount, m.ID)
+	if err != nil {
+		return nil
+	}
+	var out []memory.Evidence
+	for _, ev := range st.Evidence {
+		if ev.TurnKey != "" {
+			out = append(out, ev)
+		}
+	}
+	return out
 }

@@ -11,7 +11,7 @@ import (
 
 // SearchStore finds candidates in each layer's index.
 type SearchStore interface {
-	SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Candidate, error)
+	SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Match, error)
 	TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error)
 }
 
@@ -81,7 +81,7 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 	if req.Limit > depth {
 		depth = req.Limit
 	}
-	found := map[memory.Layer][]memory.Candidate{}
+	found := map[memory.Layer][]memory.Match{}
 	for _, l := range layers {
 		cs, err := e.store.SearchLayer(ctx, memory.LocalAccount, l, memory.SearchQuery{
 			Terms: res.Terms, Place: res.Place, Rung: res.Rung, ExcludeSession: req.ExcludeSession,
@@ -140,5 +140,6 @@ func (e *Engine) weights() rank.Weights {
 		RankShare:    r.RankShare,
 		LexicalShare: r.LexicalShare,
 		PinBoost:     r.PinBoost,
+		DerivedFloor: r.DerivedFloor,
 	}
 }

@@ -13,8 +13,7 @@ import (
 
 // StatementStore keeps L1: notes and facts with two clocks.
 type StatementStore interface {
-	ApplyStatement(ctx context.Context, acct memory.AccountID, st memory.Statement, see memory.Sight,
-		decide func(slot []memory.Statement) temporal.Plan) (memory.Statement, temporal.Action, error)
+	ApplyStatements(ctx context.Context, acct memory.AccountID, ps []temporal.Proposal) ([]temporal.Applied, error)
 	Statements(ctx context.Context, acct memory.AccountID, f memory.StatementFilter) ([]memory.Statement, error)
 	Statement(ctx context.Context, acct memory.AccountID, id int64) (memory.Statement, error)
 	WithdrawStatement(ctx context.Context, acct memory.AccountID, id int64, reason memory.Reason) (memory.Statement, error)
@@ -64,6 +63,21 @@ const predicateCacheTTL = time.Minute
 // decide between insert, supersession, late arrival and restatement, in
 // one transaction.
 func (e *Engine) Write(ctx context.Context, w Write) (WriteResult, error) {
+	p, err := e.propose(ctx, w)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	out, err := e.store.ApplyStatements(ctx, memory.LocalAccount, []temporal.Proposal{p})
+	if err != nil {
+		return WriteResult{}, err
+	}
+	e.notePredicate(p.Statement.Predicate)
+	return WriteResult{Statement: out[0].Statement, Action: out[0].Action.String()}, nil
+}
+
+// propose applies every rule that needs no look at the store's rows and
+// returns the proposal the store applies in its transaction.
+func (e *Engine) propose(ctx context.Context, w Write) (temporal.Proposal, error) {
 	d := w.Draft
 	d.Object = strings.TrimSpace(memory.StripMarked(d.Object))
 	d.Subject = strings.TrimSpace(d.Subject)
@@ -73,36 +87,35 @@ func (e *Engine) Write(ctx context.Context, w Write) (WriteResult, error) {
 	switch d.Kind {
 	case memory.KindFact, memory.KindEvent, memory.KindNote:
 	default:
-		return WriteResult{}, memory.Errorf(memory.CodeInvalid, "unknown kind %q: use fact, event or note", d.Kind)
+		return temporal.Proposal{}, memory.Errorf(memory.CodeInvalid, "unknown kind %q: use fact, event or note", d.Kind)
 	}
 	if d.Object == "" {
-		return WriteResult{}, memory.Errorf(memory.CodeInvalid, "nothing to remember: the value is empty")
+		return temporal.Proposal{}, memory.Errorf(memory.CodeInvalid, "nothing to remember: the value is empty")
 	}
 	if d.Kind != memory.KindNote && (d.Subject == "" || d.Predicate == "") {
-		return WriteResult{}, memory.Errorf(memory.CodeInvalid, "a %s needs a subject and a predicate (for example: production deploy_target \"Render, Oregon\")", d.Kind)
+		return temporal.Proposal{}, memory.Errorf(memory.CodeInvalid, "a %s needs a subject and a predicate (for example: production deploy_target \"Render, Oregon\")", d.Kind)
 	}
 	if d.Class != "" && !validClass(d.Class) {
-		return WriteResult{}, memory.Errorf(memory.CodeInvalid, "unknown class %q: use user, preference, convention, decision, environment or task", d.Class)
+		return temporal.Proposal{}, memory.Errorf(memory.CodeInvalid, "unknown class %q: use user, preference, convention, decision, environment or task", d.Class)
 	}
 	for _, f := range []string{d.Subject, d.Predicate, d.Object} {
 		if kind, ok := redact.Default().Match(f); ok {
-			return WriteResult{}, memory.Errorf(memory.CodeInvalid, "refused: the statement looks like a credential (%s); secrets are never stored", kind)
+			return temporal.Proposal{}, memory.Errorf(memory.CodeInvalid, "refused: the statement looks like a credential (%s); secrets are never stored", kind)
 		}
 	}
 	d.Evidence.Quote, _ = redact.Default().Redact(d.Evidence.Quote)
 
 	place, err := e.writePlace(w)
 	if err != nil {
-		return WriteResult{}, err
+		return temporal.Proposal{}, err
 	}
 	if d.Kind != memory.KindNote {
 		top, err := e.topPredicates(ctx)
 		if err != nil {
-			return WriteResult{}, err
+			return temporal.Proposal{}, err
 		}
 		d.Predicate = temporal.Canonical(d.Predicate, top)
 	}
-	now := e.now().UTC()
 	st := memory.Statement{
 		Account: memory.LocalAccount, Kind: d.Kind, Subject: d.Subject, Predicate: d.Predicate, Object: d.Object,
 		Class: d.Class, Category: strings.ToLower(d.Category), Pinned: d.Pinned, Confidence: d.Confidence,
@@ -114,7 +127,7 @@ func (e *Engine) Write(ctx context.Context, w Write) (WriteResult, error) {
 		ValidAt: d.ValidAt,
 	}
 	if st.ValidAt.IsZero() {
-		st.ValidAt = now
+		st.ValidAt = e.now().UTC()
 	}
 	if st.Confidence <= 0 || st.Confidence > 1 {
 		st.Confidence = defaultConfidence(st.Tier)
@@ -126,15 +139,12 @@ func (e *Engine) Write(ctx context.Context, w Write) (WriteResult, error) {
 	if st.Class == memory.ClassUser {
 		see = memory.Sight{All: true} // one name everywhere
 	}
-	threshold := e.cfg.Temporal.Restatement
-	row, action, err := e.store.ApplyStatement(ctx, memory.LocalAccount, st, see, func(slot []memory.Statement) temporal.Plan {
-		return temporal.Decide(st, slot, threshold)
-	})
-	if err != nil {
-		return WriteResult{}, err
+	restatement, jaccard := e.cfg.Temporal.Restatement, e.cfg.Capture.MergeJaccard
+	decide := func(slot []memory.Statement) temporal.Plan { return temporal.Decide(st, slot, restatement) }
+	if st.Kind == memory.KindNote {
+		decide = func(similar []memory.Statement) temporal.Plan { return temporal.DecideNote(st, similar, jaccard) }
 	}
-	e.notePredicate(d.Predicate)
-	return WriteResult{Statement: row, Action: action.String()}, nil
+	return temporal.Proposal{Statement: st, Sight: see, Decide: decide}, nil
 }
 
 func (e *Engine) writePlace(w Write) (memory.Place, error) {

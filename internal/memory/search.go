@@ -20,8 +20,8 @@ type SearchQuery struct {
 	Limit        int
 }
 
-// Candidate is one row a layer's index matched, with what ranking needs.
-type Candidate struct {
+// Match is one row a layer's index matched, with what ranking needs.
+type Match struct {
 	Layer Layer   `json:"layer"`
 	ID    int64   `json:"id"`
 	BM25  float64 `json:"bm25"` // higher is better
@@ -44,7 +44,7 @@ type Candidate struct {
 	Kind       PartKind `json:"kind,omitempty"`
 	Tool       string   `json:"tool,omitempty"`
 	Worktree   string   `json:"worktree,omitempty"`
-	// Statement is the L1 row behind the candidate.
+	// Statement is the L1 row behind the match.
 	Statement *Statement `json:"statement,omitempty"`
 }
 

@@ -161,6 +161,7 @@ type Evidence struct {
 	SessionRef string `json:"session,omitempty"`
 	TurnID     int64  `json:"turn_id,omitempty"`
 	TurnSeq    int    `json:"turn_seq,omitempty"`
+	TurnKey    string `json:"turn_key,omitempty"`
 	PartSeq    int    `json:"part_seq,omitempty"`
 	Source     string `json:"source,omitempty"` // turn, tool, cli, vault, model
 	Quote      string `json:"quote,omitempty"`  // the words it rests on, redacted

@@ -14,6 +14,11 @@ type Weights struct {
 	RankShare    float64 // 0.6 in the seed
 	LexicalShare float64 // 0.4 in the seed
 	PinBoost     float64
+	// DerivedFloor is the least coverage a row of a derived layer (L1,
+	// L2, L3) needs to be ranked at all: a note that shares one word with
+	// the request is noise, and the best of a few such notes would
+	// otherwise take its layer's full rank score.
+	DerivedFloor float64
 }
 
 // Term is a query term with its inverse document frequency.
@@ -24,7 +29,7 @@ type Term struct {
 
 // Scored is a candidate with its score and the parts it was built from.
 type Scored struct {
-	memory.Candidate
+	memory.Match
 	Score     float64 `json:"score"`
 	RankScore float64 `json:"rank_score"`
 	Lexical   float64 `json:"lexical_score"`
@@ -48,7 +53,7 @@ func IDF(df, docs int) float64 {
 // Order sorts one layer's candidates into its internal rank: BM25 first,
 // then the newer row, then the higher id, so equal scores never reorder
 // between runs.
-func Order(cs []memory.Candidate) {
+func Order(cs []memory.Match) {
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
 		if a.BM25 != b.BM25 {
@@ -105,15 +110,16 @@ func Coverage(terms []Term, body, context []string) float64 {
 }
 
 // Fuse ranks each layer's candidates, scores them with the seed's formula
-// and merges the layers into one list, best first. Candidates must come
+// and merges the layers into one list, best first. Matches must come
 // from distinct rows.
-func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Candidate) []Scored {
+func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Match) []Scored {
 	var out []Scored
 	for _, l := range memory.Layers {
 		cs := layers[l]
 		Order(cs)
 		weight := w.Layer[l]
-		for i, c := range cs {
+		i := 0
+		for _, c := range cs {
 			body := c.Text
 			if len(body) > coverageChars {
 				body = body[:coverageChars]
@@ -123,6 +129,9 @@ func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Candidate) [
 				around = around[:coverageChars]
 			}
 			lex := Coverage(terms, text.Tokens(body), text.Tokens(around))
+			if l != memory.L0 && lex < w.DerivedFloor {
+				continue
+			}
 			rs := RankScore(i)
 			conf := c.Confidence
 			if conf <= 0 {
@@ -132,7 +141,8 @@ func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Candidate) [
 			if c.Pinned {
 				score += w.PinBoost
 			}
-			out = append(out, Scored{Candidate: c, Score: score, RankScore: rs, Lexical: lex, Weight: weight, LayerRank: i + 1})
+			i++
+			out = append(out, Scored{Match: c, Score: score, RankScore: rs, Lexical: lex, Weight: weight, LayerRank: i})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -61,7 +61,7 @@ var weights = Weights{
 func TestFuseFollowsTheSeedFormula(t *testing.T) {
 	terms := []Term{{"pnpm", 2}}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	layers := map[memory.Layer][]memory.Candidate{
+	layers := map[memory.Layer][]memory.Match{
 		memory.L1: {{Layer: memory.L1, ID: 1, BM25: 2, Text: "use pnpm", Confidence: 0.8, Time: now}},
 		memory.L0: {
 			{Layer: memory.L0, ID: 10, BM25: 5, Text: "we use pnpm here", Confidence: 1, Time: now},
@@ -94,8 +94,8 @@ func TestFuseFollowsTheSeedFormula(t *testing.T) {
 
 func TestFuseIsStableOnTies(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	mk := func() map[memory.Layer][]memory.Candidate {
-		return map[memory.Layer][]memory.Candidate{memory.L0: {
+	mk := func() map[memory.Layer][]memory.Match {
+		return map[memory.Layer][]memory.Match{memory.L0: {
 			{Layer: memory.L0, ID: 1, BM25: 1, Text: "x", Time: now},
 			{Layer: memory.L0, ID: 2, BM25: 1, Text: "x", Time: now.Add(time.Hour)},
 			{Layer: memory.L0, ID: 3, BM25: 1, Text: "x", Time: now.Add(time.Hour)},

@@ -24,6 +24,8 @@ const (
 var ftsTable = map[memory.Layer]string{
 	memory.L0: "parts_fts",
 	memory.L1: "statements_fts",
+	memory.L2: "episodes_fts",
+	memory.L3: "profiles_fts",
 }
 
 // indexer writes one layer's FTS rows inside a write transaction and keeps

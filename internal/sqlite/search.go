@@ -38,7 +38,7 @@ func matchExpr(terms []string) string {
 
 // SearchLayer returns a layer's best candidates for the query's terms,
 // filtered by place, session and time.
-func (db *DB) SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Candidate, error) {
+func (db *DB) SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Match, error) {
 	if matchExpr(q.Terms) == "" {
 		return nil, nil
 	}
@@ -47,11 +47,15 @@ func (db *DB) SearchLayer(ctx context.Context, acct memory.AccountID, layer memo
 		return db.searchParts(ctx, acct, q)
 	case memory.L1:
 		return db.searchStatements(ctx, acct, q)
+	case memory.L2:
+		return db.searchEpisodes(ctx, acct, q)
+	case memory.L3:
+		return db.searchProfile(ctx, acct, q)
 	}
 	return nil, nil // a layer without an index yet has no candidates
 }
 
-func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Candidate, error) {
+func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Match, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
@@ -86,9 +90,9 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
 	}
 	defer rows.Close()
-	var out []memory.Candidate
+	var out []memory.Match
 	for rows.Next() {
-		c := memory.Candidate{Layer: memory.L0, Confidence: 1}
+		c := memory.Match{Layer: memory.L0, Confidence: 1}
 		var at int64
 		var role, kind, prov string
 		if err := rows.Scan(&c.ID, &c.BM25, &c.Text, &at, &c.PartSeq, &role, &kind, &c.Tool,
@@ -110,7 +114,7 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 
 // attachContext fills each candidate part's Context with the start of its
 // neighbours, the same window the index's context column holds.
-func (db *DB) attachContext(ctx context.Context, cs []memory.Candidate) error {
+func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -223,7 +227,7 @@ const (
 // searchStatements finds current statements in sight of the query's place:
 // every rung of the ladder by default (a read returns the rows whose place
 // contains it), or one rung with Strict.
-func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Candidate, error) {
+func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Match, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
@@ -256,7 +260,7 @@ func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q mem
 		return nil, memory.Wrap(memory.CodeInternal, "search statements", err)
 	}
 	defer rows.Close()
-	var out []memory.Candidate
+	var out []memory.Match
 	for rows.Next() {
 		var r statementRow
 		var score float64
@@ -264,7 +268,7 @@ func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q mem
 			return nil, memory.Wrap(memory.CodeInternal, "search statements", err)
 		}
 		st := r.finish()
-		out = append(out, memory.Candidate{
+		out = append(out, memory.Match{
 			Layer: memory.L1, ID: st.ID, BM25: score, Text: statementBody(st), Confidence: st.Confidence,
 			Pinned: st.Pinned, Time: st.ValidAt, Statement: &st,
 		})
@@ -279,4 +283,84 @@ func prefixed(alias, cols string) string {
 		parts[i] = alias + strings.TrimSpace(p)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// searchEpisodes finds active episodes of the query's project (an episode
+// belongs to its project, so a read never narrows below it), leaving out
+// the current session's.
+func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Match, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	var sb strings.Builder
+	args := []any{matchExpr(q.Terms), int64(acct)}
+	sb.WriteString(`SELECT -bm25(episodes_fts, 1.0, 0.3) AS score, ` + episodeCols + `
+		FROM episodes_fts JOIN episodes e ON e.id = episodes_fts.rowid
+		JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
+		WHERE episodes_fts MATCH ? AND e.account_id = ? AND e.expired_at = 0`)
+	rung := q.Rung
+	if !rung.Wider(memory.RungWorktree) {
+		rung = memory.RungProject
+	}
+	placeFilter(&sb, &args, q.Place, rung, "e.worktree", "e.project", "e.repo")
+	if q.ExcludeSession != 0 {
+		sb.WriteString(` AND e.session_id <> ?`)
+		args = append(args, q.ExcludeSession)
+	}
+	if !q.Since.IsZero() {
+		sb.WriteString(` AND e.at >= ?`)
+		args = append(args, millis(q.Since))
+	}
+	if !q.Until.IsZero() {
+		sb.WriteString(` AND e.at < ?`)
+		args = append(args, millis(q.Until))
+	}
+	sb.WriteString(` ORDER BY score DESC, e.id DESC LIMIT ?`)
+	args = append(args, limit)
+	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search episodes", err)
+	}
+	defer rows.Close()
+	var out []memory.Match
+	for rows.Next() {
+		var e memory.Episode
+		var score float64
+		var tools, files, status, reason string
+		var at, created, expired, pinned int64
+		if err := rows.Scan(&score, &e.ID, &e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.Place.Worktree, &e.Place.Project,
+			&e.Place.Repo, &e.Request, &e.Outcome, &e.Summary, &tools, &files, &status, &e.FirstPart, &e.LastPart, &at, &created,
+			&e.Confidence, &pinned, &expired, &reason, &e.UsageCount); err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "search episodes", err)
+		}
+		out = append(out, memory.Match{
+			Layer: memory.L2, ID: e.ID, BM25: score, Text: e.Summary, Context: strings.Join(strings.Fields(files+" "+tools), " "),
+			Confidence: e.Confidence, Pinned: pinned != 0, Time: fromMillis(at), SessionID: e.SessionID, SessionRef: e.SessionRef,
+			TurnID: e.TurnID, TurnKey: e.TurnKey, TurnSeq: e.TurnSeq, PartSeq: e.FirstPart, Worktree: e.Place.Worktree,
+		})
+	}
+	return out, rows.Err()
+}
+
+// searchProfile matches the account's profile.
+func (db *DB) searchProfile(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([]memory.Match, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT p.id, -bm25(profiles_fts), p.body, p.built_at FROM profiles_fts
+		JOIN profiles p ON p.id = profiles_fts.rowid WHERE profiles_fts MATCH ? AND p.account_id = ? LIMIT 1`,
+		matchExpr(q.Terms), int64(acct))
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search profile", err)
+	}
+	defer rows.Close()
+	var out []memory.Match
+	for rows.Next() {
+		m := memory.Match{Layer: memory.L3, Confidence: 1}
+		var built int64
+		if err := rows.Scan(&m.ID, &m.BM25, &m.Text, &built); err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "search profile", err)
+		}
+		m.Time = fromMillis(built)
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }

@@ -27,7 +27,7 @@ func session(ext string, p memory.Place, start time.Time, texts ...string) memor
 
 func terms(q string) []string { return text.QueryTerms(q, 12, nil) }
 
-func texts(cs []memory.Candidate) []string {
+func texts(cs []memory.Match) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.Text)

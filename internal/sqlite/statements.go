@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/temporal"
+	"github.com/cairn-memory/cairn/internal/text"
 )
 
 const statementCols = `id, account_id, kind, subject, predicate, object, class, category, cardinality, tier, writer,
@@ -71,72 +72,112 @@ func slotOf(s memory.Statement) string {
 // now holds the value (the new row, or the restated one) and the action.
 func (db *DB) ApplyStatement(ctx context.Context, acct memory.AccountID, st memory.Statement, see memory.Sight,
 	decide func(slot []memory.Statement) temporal.Plan) (memory.Statement, temporal.Action, error) {
-	var out memory.Statement
-	var action temporal.Action
+	out, err := db.ApplyStatements(ctx, acct, []temporal.Proposal{{Statement: st, Sight: see, Decide: decide}})
+	if err != nil {
+		return memory.Statement{}, 0, err
+	}
+	return out[0].Statement, out[0].Action, nil
+}
+
+// ApplyStatements applies proposals in order in one write transaction, so
+// a maintenance pass promotes all its candidates at once or not at all.
+func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []temporal.Proposal) ([]temporal.Applied, error) {
+	var out []temporal.Applied
 	err := db.Update(ctx, func(tx *Tx) error {
-		var slot []memory.Statement
-		if key := slotOf(st); key != "" {
-			// The current rows, and the closed windows still open at the new
-			// row's valid_at: all a decision needs, since a closed window
-			// that ended before it can neither hold nor follow it.
-			rows, err := scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements
-				WHERE account_id = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
-				int64(acct), key, millis(st.ValidAt))
-			if err != nil {
-				return err
-			}
-			for _, r := range rows {
-				if see.Sees(r.Scope) {
-					slot = append(slot, r)
-				}
-			}
-		}
-		plan := decide(slot)
-		action = plan.Action
+		out = out[:0]
 		ix, err := newIndexer(ctx, tx, memory.L1, 2)
 		if err != nil {
 			return err
 		}
-		switch plan.Action {
-		case temporal.Restate:
-			if err := restate(ctx, tx, acct, plan.Restate, st); err != nil {
-				return err
-			}
-			out, err = loadStatement(ctx, tx, acct, plan.Restate)
+		for _, p := range ps {
+			row, action, err := applyTx(ctx, tx, ix, acct, p)
 			if err != nil {
 				return err
 			}
-		default:
-			row := plan.Row
-			row.CreatedAt = tx.Now
-			if plan.Action == temporal.InsertLate {
-				row.ExpiredAt, row.Reason = tx.Now, memory.ReasonSuperseded
-			}
-			id, err := insertStatement(ctx, tx, ix, acct, row, 0)
-			if err != nil {
-				return err
-			}
-			row.ID = id
-			for _, c := range plan.Close {
-				if _, err := tx.ExecContext(ctx, `UPDATE statements SET invalid_at = ?, expired_at = ?, reason = ?, replaced_by = ?
-					WHERE id = ? AND account_id = ? AND expired_at = 0`,
-					millis(c.InvalidAt), millis(tx.Now), string(c.Reason), id, c.ID, int64(acct)); err != nil {
+			if p.Candidate != 0 {
+				if _, err := tx.ExecContext(ctx, `UPDATE candidates SET status = 'promoted', statement_id = ? WHERE id = ? AND account_id = ?`,
+					row.ID, p.Candidate, int64(acct)); err != nil {
 					return err
 				}
 			}
-			for _, rv := range plan.Revise {
-				if err := revise(ctx, tx, ix, acct, rv, id); err != nil {
-					return err
-				}
-			}
-			out = row
+			out = append(out, temporal.Applied{Statement: row, Action: action})
 		}
 		return ix.close(ctx)
 	})
 	if err != nil {
-		return out, action, memory.Wrap(memory.CodeInternal, "write statement", err)
+		return nil, memory.Wrap(memory.CodeInternal, "write statements", err)
 	}
-	return out, action, nil
+	return out, nil
+}
+
+// applyTx loads what a proposal's decision needs, decides and applies.
+func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p temporal.Proposal) (memory.Statement, temporal.Action, error) {
+	st := p.Statement
+	var rows []memory.Statement
+	var err error
+	if st.Kind == memory.KindNote {
+		rows, err = similarNotes(ctx, tx, acct, st.Object)
+	} else {
+		// The current rows, and the closed windows still open at the new
+		// row's valid_at: all a decision needs, since a closed window that
+		// ended before it can neither hold nor follow it.
+		rows, err = scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements
+			WHERE account_id = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
+			int64(acct), slotOf(st), millis(st.ValidAt))
+	}
+	if err != nil {
+		return st, 0, err
+	}
+	var slot []memory.Statement
+	for _, r := range rows {
+		if p.Sight.Sees(r.Scope) {
+			slot = append(slot, r)
+		}
+	}
+	plan := p.Decide(slot)
+	if plan.Action == temporal.Restate {
+		if err := restate(ctx, tx, acct, plan.Restate, st); err != nil {
+			return st, 0, err
+		}
+		row, err := loadStatement(ctx, tx, acct, plan.Restate)
+		return row, plan.Action, err
+	}
+	row := plan.Row
+	row.CreatedAt = tx.Now
+	if plan.Action == temporal.InsertLate {
+		row.ExpiredAt, row.Reason = tx.Now, memory.ReasonSuperseded
+	}
+	id, err := insertStatement(ctx, tx, ix, acct, row, 0)
+	if err != nil {
+		return st, 0, err
+	}
+	row.ID = id
+	for _, c := range plan.Close {
+		if _, err := tx.ExecContext(ctx, `UPDATE statements SET invalid_at = ?, expired_at = ?, reason = ?, replaced_by = ?
+			WHERE id = ? AND account_id = ? AND expired_at = 0`,
+			millis(c.InvalidAt), millis(tx.Now), string(c.Reason), id, c.ID, int64(acct)); err != nil {
+			return st, 0, err
+		}
+	}
+	for _, rv := range plan.Revise {
+		if err := revise(ctx, tx, ix, acct, rv, id); err != nil {
+			return st, 0, err
+		}
+	}
+	return row, plan.Action, nil
+}
+
+// similarNotes finds current notes sharing words with a new note: the
+// candidates for a near-duplicate merge.
+func similarNotes(ctx context.Context, tx *Tx, acct memory.AccountID, object string) ([]memory.Statement, error) {
+	q := matchExpr(text.QueryTerms(object, 12, nil))
+	if q == "" {
+		return nil, nil
+	}
+	return scanStatements(ctx, tx, `SELECT `+prefixed("s.", statementCols)+` FROM statements_fts
+		JOIN statements s ON s.id = statements_fts.rowid
+		WHERE statements_fts MATCH ? AND s.account_id = ? AND s.kind = 'note' AND s.expired_at = 0
+		ORDER BY bm25(statements_fts) LIMIT 20`, q, int64(acct))
 }
 
 // insertStatement writes a row, its evidence and its index entry.
@@ -228,7 +269,7 @@ func loadStatement(ctx context.Context, q querier, acct memory.AccountID, id int
 }
 
 func loadEvidence(ctx context.Context, q querier, id int64) ([]memory.Evidence, error) {
-	rows, err := q.QueryContext(ctx, `SELECT e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), e.part_seq, e.source, e.quote
+	rows, err := q.QueryContext(ctx, `SELECT e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), COALESCE(t.key, ''), e.part_seq, e.source, e.quote
 		FROM evidence e LEFT JOIN sessions s ON s.id = e.session_id LEFT JOIN turns t ON t.id = e.turn_id
 		WHERE e.statement_id = ? ORDER BY e.id`, id)
 	if err != nil {
@@ -238,7 +279,7 @@ func loadEvidence(ctx context.Context, q querier, id int64) ([]memory.Evidence, 
 	var out []memory.Evidence
 	for rows.Next() {
 		var e memory.Evidence
-		if err := rows.Scan(&e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.PartSeq, &e.Source, &e.Quote); err != nil {
+		if err := rows.Scan(&e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.PartSeq, &e.Source, &e.Quote); err != nil {
 			return nil, err
 		}
 		out = append(out, e)

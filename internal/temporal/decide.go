@@ -12,9 +12,9 @@ type Action int
 
 // Actions.
 const (
-	Insert      Action = iota // a new current row (closing the slot's old value if it holds one)
-	InsertLate                // an older value arriving late: stored already closed, as history
-	Restate                   // the same value in other words: the existing row is reinforced
+	Insert     Action = iota // a new current row (closing the slot's old value if it holds one)
+	InsertLate               // an older value arriving late: stored already closed, as history
+	Restate                  // the same value in other words: the existing row is reinforced
 )
 
 func (a Action) String() string {
@@ -137,4 +137,41 @@ func Restates(prev, next string, threshold float64) bool {
 		return true
 	}
 	return text.BigramOverlap(prev, next) >= threshold && !text.NewContent(prev, next)
+}
+
+// Proposal is one statement for a store to apply in a batch: the row, what
+// the writer can see, and how to decide once the slot is loaded.
+type Proposal struct {
+	Statement memory.Statement
+	Sight     memory.Sight
+	Decide    func(slot []memory.Statement) Plan
+	// Candidate is the candidate this promotes, marked promoted in the same
+	// transaction; 0 when none.
+	Candidate int64
+}
+
+// DecideNote applies the notes' rule (seed 000): a note whose token
+// Jaccard with a current note reaches the threshold reinforces that note
+// (evidence merged, confidence raised) instead of becoming a copy.
+func DecideNote(st memory.Statement, similar []memory.Statement, jaccard float64) Plan {
+	words := text.Tokens(st.Object)
+	best, bestScore := int64(0), 0.0
+	for _, r := range similar {
+		if !r.Current() || r.Kind != memory.KindNote {
+			continue
+		}
+		if s := text.Jaccard(words, text.Tokens(r.Object)); s >= jaccard && s > bestScore {
+			best, bestScore = r.ID, s
+		}
+	}
+	if best != 0 {
+		return Plan{Action: Restate, Restate: best}
+	}
+	return Plan{Action: Insert, Row: st}
+}
+
+// Applied is what a store did with one proposal.
+type Applied struct {
+	Statement memory.Statement
+	Action    Action
 }

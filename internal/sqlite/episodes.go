@@ -1,0 +1,171 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// SaveEpisode writes a turn's episode, replacing the one an earlier
+// capture of the same turn wrote.
+func (db *DB) SaveEpisode(ctx context.Context, acct memory.AccountID, ep memory.Episode) (int64, error) {
+	var id int64
+	err := db.Update(ctx, func(tx *Tx) error {
+		ix, err := newIndexer(ctx, tx, memory.L2, 2)
+		if err != nil {
+			return err
+		}
+		var old int64
+		_ = tx.QueryRowContext(ctx, `SELECT id FROM episodes WHERE turn_id = ?`, ep.TurnID).Scan(&old)
+		if old != 0 {
+			if err := ix.remove(ctx, old); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM episodes WHERE id = ?`, old); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO episodes (account_id, session_id, turn_id, worktree, project, repo, request, outcome,
+			summary, tools, files, status, first_part, last_part, at, created_at, confidence)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			int64(acct), ep.SessionID, ep.TurnID, ep.Place.Worktree, ep.Place.Project, ep.Place.Repo, ep.Request, ep.Outcome,
+			ep.Summary, strings.Join(ep.Tools, " "), strings.Join(ep.Files, " "), string(ep.Status), ep.FirstPart, ep.LastPart,
+			millis(ep.At), millis(tx.Now), orOne(ep.Confidence))
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		if err := ix.add(ctx, id, ep.Summary+"\n"+ep.Request+"\n"+ep.Outcome, strings.Join(ep.Files, " ")+" "+strings.Join(ep.Tools, " ")); err != nil {
+			return err
+		}
+		return ix.close(ctx)
+	})
+	return id, wrapChange("save episode", err)
+}
+
+func orOne(f float64) float64 {
+	if f <= 0 {
+		return 1
+	}
+	return f
+}
+
+const episodeCols = `e.id, e.session_id, s.external_id, e.turn_id, t.seq, t.key, e.worktree, e.project, e.repo, e.request, e.outcome,
+	e.summary, e.tools, e.files, e.status, e.first_part, e.last_part, e.at, e.created_at, e.confidence, e.pinned, e.expired_at,
+	e.reason, e.usage_count`
+
+const episodeFrom = ` FROM episodes e JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id`
+
+func scanEpisodes(ctx context.Context, q querier, query string, args ...any) ([]memory.Episode, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []memory.Episode
+	for rows.Next() {
+		var e memory.Episode
+		var tools, files, status, reason string
+		var at, created, expired, pinned int64
+		if err := rows.Scan(&e.ID, &e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.Place.Worktree, &e.Place.Project,
+			&e.Place.Repo, &e.Request, &e.Outcome, &e.Summary, &tools, &files, &status, &e.FirstPart, &e.LastPart, &at, &created,
+			&e.Confidence, &pinned, &expired, &reason, &e.UsageCount); err != nil {
+			return nil, err
+		}
+		e.Tools, e.Files = strings.Fields(tools), strings.Fields(files)
+		e.Status, e.Reason, e.Pinned = memory.TurnStatus(status), memory.Reason(reason), pinned != 0
+		e.At, e.CreatedAt, e.ExpiredAt = fromMillis(at), fromMillis(created), fromMillis(expired)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Episodes lists episodes, newest first: active ones, or all with all.
+func (db *DB) Episodes(ctx context.Context, acct memory.AccountID, all bool, limit int) ([]memory.Episode, error) {
+	q := `SELECT ` + episodeCols + episodeFrom + ` WHERE e.account_id = ?`
+	if !all {
+		q += ` AND e.expired_at = 0`
+	}
+	q += ` ORDER BY e.at DESC, e.id DESC LIMIT ?`
+	if limit <= 0 {
+		limit = 1 << 30
+	}
+	out, err := scanEpisodes(ctx, db.read, q, int64(acct), limit)
+	return out, wrapChange("read episodes", err)
+}
+
+// Episode returns one episode.
+func (db *DB) Episode(ctx context.Context, acct memory.AccountID, id int64) (memory.Episode, error) {
+	out, err := scanEpisodes(ctx, db.read, `SELECT `+episodeCols+episodeFrom+` WHERE e.account_id = ? AND e.id = ?`, int64(acct), id)
+	if err != nil {
+		return memory.Episode{}, wrapChange("read episode", err)
+	}
+	if len(out) == 0 {
+		return memory.Episode{}, memory.Errorf(memory.CodeNotFound, "no episode e%d; `cairn notes --episodes` lists them", id)
+	}
+	return out[0], nil
+}
+
+// SetEpisodeState forgets (reason) or restores (reason "") an episode.
+func (db *DB) SetEpisodeState(ctx context.Context, acct memory.AccountID, id int64, reason memory.Reason) (memory.Episode, error) {
+	err := db.Update(ctx, func(tx *Tx) error {
+		var expired int64
+		if err := tx.QueryRowContext(ctx, `SELECT expired_at FROM episodes WHERE id = ? AND account_id = ?`, id, int64(acct)).Scan(&expired); err != nil {
+			return memory.Errorf(memory.CodeNotFound, "no episode e%d", id)
+		}
+		if reason == "" {
+			_, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = 0, reason = '' WHERE id = ?`, id)
+			return err
+		}
+		if expired != 0 {
+			return memory.Errorf(memory.CodeConflict, "episode e%d is already inactive", id)
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = ?, reason = ? WHERE id = ?`, millis(tx.Now), string(reason), id)
+		return err
+	})
+	if err != nil {
+		return memory.Episode{}, wrapChange("change episode", err)
+	}
+	return db.Episode(ctx, acct, id)
+}
+
+// PinEpisode pins or unpins an episode; pinned episodes are never capped.
+func (db *DB) PinEpisode(ctx context.Context, acct memory.AccountID, id int64, pinned bool) (memory.Episode, error) {
+	err := db.Update(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE episodes SET pinned = ? WHERE id = ? AND account_id = ?`, boolInt(pinned), id, int64(acct))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return memory.Errorf(memory.CodeNotFound, "no episode e%d", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return memory.Episode{}, wrapChange("pin episode", err)
+	}
+	return db.Episode(ctx, acct, id)
+}
+
+// CapEpisodes closes, oldest first, the active unpinned episodes of each
+// project beyond max; closed episodes are kept, not deleted.
+func (db *DB) CapEpisodes(ctx context.Context, acct memory.AccountID, max int) (int, error) {
+	n := 0
+	err := db.Update(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = ?, reason = 'capped' WHERE id IN (
+			SELECT id FROM (
+				SELECT id, ROW_NUMBER() OVER (PARTITION BY project ORDER BY at DESC, id DESC) AS rn
+				FROM episodes WHERE account_id = ? AND expired_at = 0 AND pinned = 0
+			) WHERE rn > ?)`, millis(tx.Now), int64(acct), max)
+		if err != nil {
+			return err
+		}
+		k, _ := res.RowsAffected()
+		n = int(k)
+		return nil
+	})
+	return n, wrapChange("cap episodes", err)
+}
