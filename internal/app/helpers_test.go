@@ -16,7 +16,8 @@ import (
 // ccTurn is one prompt and answer for a synthetic Claude Code session.
 type ccTurn struct {
 	User, Answer string
-	ToolOutput   string // when set, the answer first runs a Bash tool with this output
+	ToolOutput   string    // when set, the answer first runs a Bash tool with this output
+	At           time.Time // when set, the turn's lines are written from this time on
 }
 
 // claudeLines renders a session as Claude Code 2.1 JSONL lines.
@@ -25,7 +26,8 @@ func claudeLines(session, cwd string, start time.Time, turns []ccTurn) []string 
 	parent := "null"
 	n := 0
 	next := func() string { n++; return fmt.Sprintf("%s-%04d", session, n) }
-	ts := func() string { return start.Add(time.Duration(n) * time.Second).UTC().Format(time.RFC3339Nano) }
+	base := start
+	ts := func() string { return base.Add(time.Duration(n) * time.Second).UTC().Format(time.RFC3339Nano) }
 	line := func(m map[string]any) {
 		uuid := next()
 		m["uuid"], m["sessionId"], m["cwd"], m["timestamp"], m["version"] = uuid, session, cwd, ts(), "2.1.38"
@@ -39,6 +41,9 @@ func claudeLines(session, cwd string, start time.Time, turns []ccTurn) []string 
 		parent = uuid
 	}
 	for i, t := range turns {
+		if !t.At.IsZero() {
+			base = t.At.Add(-time.Duration(n) * time.Second)
+		}
 		line(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": t.User}})
 		msg := fmt.Sprintf("msg_%s_%d", session, i)
 		if t.ToolOutput != "" {

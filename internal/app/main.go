@@ -90,7 +90,16 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		if err != nil {
 			return nil, err
 		}
-		return engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers()}), nil
+		eng := engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers()})
+		// Candidates whose settling window passed while no cairn process
+		// ran are promoted by the next one to open the store, so closing
+		// the client never strands them.
+		if due, err := eng.MaintenanceDue(ctx); err == nil && due {
+			if _, err := eng.Maintain(ctx); err != nil {
+				logError(f, err)
+			}
+		}
+		return eng, nil
 	}
 	return f
 }

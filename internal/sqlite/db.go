@@ -34,13 +34,19 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, memory.Wrap(memory.CodeInvalid, "create data dir", err)
 	}
-	db, err := openPools(path)
+	_, statErr := os.Stat(path)
+	db, err := openPools(path, statErr == nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := db.migrate(ctx, len(migrations())); err != nil {
-		db.Close()
-		return nil, err
+	// A store already at this binary's schema is opened with one read
+	// connection: the writer connects on the first write, so a process
+	// that only reads (a hook answering a prompt) parses the schema once.
+	if v, err := db.readVersion(ctx); err != nil || v != SchemaVersion() {
+		if err := db.migrate(ctx, len(migrations())); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	if err := db.indexBacklog(ctx); err != nil {
 		db.Close()
@@ -50,7 +56,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 }
 
 // openPools opens the writer and reader pools without migrating.
-func openPools(path string) (*DB, error) {
+func openPools(path string, exists bool) (*DB, error) {
 	pragmas := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)", busyTimeout.Milliseconds())
 	write, err := sql.Open("sqlite", dsn(path, pragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate"))
 	if err != nil {
@@ -58,10 +64,13 @@ func openPools(path string) (*DB, error) {
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
-	// The writer connects first so WAL mode is in place before readers open.
-	if err := write.Ping(); err != nil {
-		write.Close()
-		return nil, memory.Wrap(memory.CodeInternal, "open store "+path, err)
+	// A new store's writer connects first, so WAL mode is in place before
+	// readers open.
+	if !exists {
+		if err := write.Ping(); err != nil {
+			write.Close()
+			return nil, memory.Wrap(memory.CodeInternal, "open store "+path, err)
+		}
 	}
 	read, err := sql.Open("sqlite", dsn(path, pragmas+"&_pragma=query_only(1)"))
 	if err != nil {

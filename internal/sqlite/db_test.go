@@ -80,7 +80,7 @@ func TestSchemaGolden(t *testing.T) {
 func TestOlderStoreIsMigrated(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
-	old, err := openPools(path)
+	old, err := openPools(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,6 +94,14 @@ func (db *DB) migrate(ctx context.Context, target int) error {
 	return nil
 }
 
+// readVersion reads the schema version through the read pool; a store
+// with no migrations table reads as an error, and is migrated.
+func (db *DB) readVersion(ctx context.Context) (int, error) {
+	var v int
+	err := db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
+	return v, err
+}
+
 // Version is the schema version recorded in the store.
 func (db *DB) Version(ctx context.Context) (int, error) {
 	var v int

@@ -229,7 +229,7 @@ func FuzzMatchExpr(f *testing.F) {
 func TestPartsStoredBeforeTheIndexAreIndexedAtOpen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v2.db")
-	old, err := openPools(path)
+	old, err := openPools(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
