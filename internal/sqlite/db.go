@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -24,6 +25,11 @@ type DB struct {
 	path  string
 	write *sql.DB
 	read  *sql.DB
+	// stmts caches statements prepared on the single writer connection:
+	// modernc parses SQL on every prepare, and the write point runs the
+	// same few statements thousands of times.
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -91,6 +97,12 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.stmtMu.Lock()
+	for _, st := range db.stmts {
+		st.Close()
+	}
+	db.stmts = nil
+	db.stmtMu.Unlock()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
@@ -98,7 +110,75 @@ func (db *DB) Close() error {
 // writes agrees on "now".
 type Tx struct {
 	*sql.Tx
-	Now time.Time
+	Now   time.Time
+	db    *DB
+	local map[string]*sql.Stmt
+}
+
+// stmt returns q bound to this transaction: the copy prepared once on
+// the writer when there is one, else prepared now for this transaction
+// only and noted, to be prepared on the writer once the transaction ends
+// (while a transaction holds the single writer connection, nothing else
+// can be prepared on it).
+func (tx *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	db := tx.db
+	db.stmtMu.Lock()
+	st, ok := db.stmts[q]
+	db.stmtMu.Unlock()
+	if ok {
+		return tx.StmtContext(ctx, st), nil
+	}
+	if tx.local == nil {
+		tx.local = map[string]*sql.Stmt{}
+	}
+	if st, ok := tx.local[q]; ok {
+		return st, nil
+	}
+	st, err := tx.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	tx.local[q] = st
+	return st, nil
+}
+
+// prepareLater prepares on the writer the statements a finished
+// transaction had to prepare for itself.
+func (db *DB) prepareLater(ctx context.Context, qs map[string]*sql.Stmt) {
+	for q := range qs {
+		st, err := db.write.PrepareContext(ctx, q)
+		if err != nil {
+			continue // the next transaction prepares it for itself again
+		}
+		db.stmtMu.Lock()
+		if db.stmts == nil {
+			db.stmts = map[string]*sql.Stmt{}
+		}
+		if _, dup := db.stmts[q]; dup {
+			st.Close()
+		} else {
+			db.stmts[q] = st
+		}
+		db.stmtMu.Unlock()
+	}
+}
+
+// exec runs a cached statement in the transaction.
+func (tx *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	st, err := tx.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// query runs a cached query in the transaction.
+func (tx *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := tx.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
 }
 
 // Update runs fn in one IMMEDIATE write transaction, committing when fn
@@ -108,12 +188,16 @@ func (db *DB) Update(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return memory.Wrap(memory.CodeInternal, "begin write", err)
 	}
-	if err := fn(&Tx{Tx: tx, Now: db.Now().UTC()}); err != nil {
+	t := &Tx{Tx: tx, Now: db.Now().UTC(), db: db}
+	if err := fn(t); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return memory.Wrap(memory.CodeInternal, "commit", err)
+	}
+	if len(t.local) > 0 {
+		db.prepareLater(ctx, t.local)
 	}
 	return nil
 }

@@ -44,13 +44,12 @@ func newIndexer(ctx context.Context, tx *Tx, layer memory.Layer, cols int) (*ind
 	if cols == 2 {
 		q = `INSERT INTO ` + fts + ` (rowid, body, context) VALUES (?, ?, ?)`
 	}
-	ins, err := tx.PrepareContext(ctx, q)
+	ins, err := tx.stmt(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	del, err := tx.PrepareContext(ctx, `DELETE FROM `+fts+` WHERE rowid = ?`)
+	del, err := tx.stmt(ctx, `DELETE FROM `+fts+` WHERE rowid = ?`)
 	if err != nil {
-		ins.Close()
 		return nil, err
 	}
 	return &indexer{tx: tx, layer: layer, ins: ins, del: del}, nil
@@ -82,14 +81,13 @@ func (ix *indexer) remove(ctx context.Context, id int64) error {
 	return nil
 }
 
-// close writes the document count change and releases the statements.
+// close writes the document count change. Only the raw layer's count is
+// read (query terms are weighed by it), so only it is kept.
 func (ix *indexer) close(ctx context.Context) error {
-	defer ix.ins.Close()
-	defer ix.del.Close()
-	if ix.delta == 0 {
+	if ix.delta == 0 || ix.layer != memory.L0 {
 		return nil
 	}
-	_, err := ix.tx.ExecContext(ctx, `UPDATE fts_docs SET docs = MAX(docs + ?, 0) WHERE layer = ?`, ix.delta, string(ix.layer))
+	_, err := ix.tx.exec(ctx, `UPDATE fts_docs SET docs = MAX(docs + ?, 0) WHERE layer = ?`, ix.delta, string(ix.layer))
 	return err
 }
 

@@ -41,6 +41,13 @@ type querier interface {
 	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 }
 
+// cached runs a transaction's queries through its prepared-statement cache.
+type cached struct{ tx *Tx }
+
+func (c cached) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return c.tx.query(ctx, q, args...)
+}
+
 func scanStatements(ctx context.Context, q querier, query string, args ...any) ([]memory.Statement, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -121,7 +128,7 @@ func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p 
 		// The current rows, and the closed windows still open at the new
 		// row's valid_at: all a decision needs, since a closed window that
 		// ended before it can neither hold nor follow it.
-		rows, err = scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements
+		rows, err = scanStatements(ctx, cached{tx}, `SELECT `+statementCols+` FROM statements
 			WHERE account_id = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
 			int64(acct), slotOf(st), millis(st.ValidAt))
 	}
@@ -153,7 +160,7 @@ func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p 
 	}
 	row.ID = id
 	for _, c := range plan.Close {
-		if _, err := tx.ExecContext(ctx, `UPDATE statements SET invalid_at = ?, expired_at = ?, reason = ?, replaced_by = ?
+		if _, err := tx.exec(ctx, `UPDATE statements SET invalid_at = ?, expired_at = ?, reason = ?, replaced_by = ?
 			WHERE id = ? AND account_id = ? AND expired_at = 0`,
 			millis(c.InvalidAt), millis(tx.Now), string(c.Reason), id, c.ID, int64(acct)); err != nil {
 			return st, 0, err
@@ -182,7 +189,7 @@ func similarNotes(ctx context.Context, tx *Tx, acct memory.AccountID, object str
 
 // insertStatement writes a row, its evidence and its index entry.
 func insertStatement(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, s memory.Statement, revises int64) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO statements (account_id, kind, subject, predicate, object, slot, class, category,
+	res, err := tx.exec(ctx, `INSERT INTO statements (account_id, kind, subject, predicate, object, slot, class, category,
 		cardinality, tier, writer, place_rung, place_key, confidence, pinned, valid_at, invalid_at, created_at, expired_at, reason,
 		replaced_by, revises)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -213,7 +220,7 @@ func addEvidence(ctx context.Context, tx *Tx, acct memory.AccountID, id int64, e
 	if e == (memory.Evidence{}) {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO evidence (account_id, statement_id, session_id, turn_id, part_seq, source, quote, created_at)
+	_, err := tx.exec(ctx, `INSERT INTO evidence (account_id, statement_id, session_id, turn_id, part_seq, source, quote, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, int64(acct), id, e.SessionID, e.TurnID, e.PartSeq, e.Source, e.Quote, millis(tx.Now))
 	return err
 }
