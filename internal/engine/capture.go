@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-memory/cairn/internal/capture"
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/redact"
+	"github.com/cairn-memory/cairn/internal/temporal"
 )
 
 // CaptureQueue keeps turns whose capture waits for capture to be switched
@@ -25,6 +26,14 @@ type TurnExtractor interface {
 	TurnFacts(ctx context.Context, s memory.Session, t memory.Turn, topPredicates []string) ([]memory.Draft, error)
 }
 
+// captureBatch gathers what capture derives from a session's turns, so
+// it is written in one transaction.
+type captureBatch struct {
+	episodes []memory.Episode
+	cands    []memory.CandidateSet
+	props    []temporal.Proposal
+}
+
 // captureSession runs capture over the turns an ingest added or changed.
 // With capture switched off nothing is written: each turn is queued and
 // captured when capture is switched on again.
@@ -36,6 +45,7 @@ func (e *Engine) captureSession(ctx context.Context, s memory.Session, changed m
 	if err != nil {
 		return err
 	}
+	var b captureBatch
 	for _, t := range s.Turns {
 		id, ok := changed[t.Key]
 		if !ok {
@@ -48,18 +58,34 @@ func (e *Engine) captureSession(ctx context.Context, s memory.Session, changed m
 			}
 			continue
 		}
-		if err := e.captureTurn(ctx, sw, s, t); err != nil {
+		if err := e.captureTurn(ctx, sw, s, t, &b); err != nil {
 			return err
 		}
 	}
+	return e.flushCapture(ctx, &b)
+}
+
+// flushCapture writes a batch.
+func (e *Engine) flushCapture(ctx context.Context, b *captureBatch) error {
+	if len(b.episodes) == 0 && len(b.cands) == 0 && len(b.props) == 0 {
+		return nil
+	}
+	applied, err := e.store.SaveCapture(ctx, memory.LocalAccount, b.episodes, b.cands, b.props)
+	if err != nil {
+		return err
+	}
+	for _, a := range applied {
+		e.notePredicate(a.Statement.Predicate)
+	}
+	*b = captureBatch{}
 	return nil
 }
 
-// captureTurn derives what a finished turn teaches. Nothing is stored
-// from a turn cut short or refused, one with no words of the user's, a
-// recall question, or — when learning from external context is off — a
-// turn that carried any.
-func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session, t memory.Turn) error {
+// captureTurn derives what a finished turn teaches, into b. Nothing is
+// stored from a turn cut short or refused, one with no words of the
+// user's, a recall question, or — when learning from external context is
+// off — a turn that carried any.
+func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session, t memory.Turn, b *captureBatch) error {
 	at := t.EndedAt
 	if at.IsZero() {
 		at = t.StartedAt
@@ -71,10 +97,11 @@ func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session,
 	if !capture.Learnable(t, sw.LearnExternal) {
 		// Even a turn that teaches nothing is a later turn of its session:
 		// it moves the session's settling window on.
-		return e.store.AddCandidates(ctx, memory.LocalAccount, s.ID, t.ID, nil, "", due)
+		b.cands = append(b.cands, memory.CandidateSet{SessionID: s.ID, TurnID: t.ID, DueAt: due})
+		return nil
 	}
-	if err := e.saveEpisode(ctx, s, t); err != nil {
-		return err
+	if ep, ok := e.episode(s, t); ok {
+		b.episodes = append(b.episodes, ep)
 	}
 	drafts := capture.Markers(t.Request)
 	userSeq := firstUserPart(t)
@@ -85,16 +112,22 @@ func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session,
 			drafts[i].ValidAt = at
 		}
 	}
-	if err := e.store.AddCandidates(ctx, memory.LocalAccount, s.ID, t.ID, drafts, t.Request, due); err != nil {
-		return err
+	b.cands = append(b.cands, memory.CandidateSet{SessionID: s.ID, TurnID: t.ID, Drafts: drafts, UserText: t.Request, DueAt: due})
+	add := func(d memory.Draft, w memory.Writer, source string) error {
+		d.Evidence.SessionID, d.Evidence.TurnID, d.Evidence.Source = s.ID, t.ID, source
+		p := s.Place
+		prop, err := e.propose(ctx, Write{Draft: d, Writer: w, Place: &p, UserText: t.Request})
+		if err != nil {
+			if memory.ErrorCode(err) == memory.CodeInvalid {
+				return nil // refused (a credential, an empty value): the rest stands
+			}
+			return err
+		}
+		b.props = append(b.props, prop)
+		return nil
 	}
 	for _, d := range capture.ToolDrafts(s, t) {
-		d.Evidence.SessionID, d.Evidence.TurnID, d.Evidence.Source = s.ID, t.ID, "tool"
-		p := s.Place
-		if _, err := e.Write(ctx, Write{Draft: d, Writer: memory.WriterTool, Place: &p, UserText: t.Request}); err != nil {
-			if memory.ErrorCode(err) == memory.CodeInvalid {
-				continue // refused (a credential, an empty value): the rest stands
-			}
+		if err := add(d, memory.WriterTool, "tool"); err != nil {
 			return err
 		}
 	}
@@ -108,9 +141,7 @@ func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session,
 			return err
 		}
 		for _, d := range drafts {
-			d.Evidence.SessionID, d.Evidence.TurnID, d.Evidence.Source = s.ID, t.ID, "model"
-			p := s.Place
-			if _, err := e.Write(ctx, Write{Draft: d, Writer: memory.WriterModel, Place: &p, UserText: t.Request}); err != nil && memory.ErrorCode(err) != memory.CodeInvalid {
+			if err := add(d, memory.WriterModel, "model"); err != nil {
 				return err
 			}
 		}
@@ -136,7 +167,11 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 			if err == nil {
 				for _, t := range s.Turns {
 					if t.ID == item.TurnID {
-						if err := e.captureTurn(ctx, sw, s, t); err != nil {
+						var b captureBatch
+						if err := e.captureTurn(ctx, sw, s, t, &b); err != nil {
+							return done, err
+						}
+						if err := e.flushCapture(ctx, &b); err != nil {
 							return done, err
 						}
 					}
@@ -152,17 +187,17 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 	}
 }
 
-// saveEpisode writes the turn's L2 episode at once, redacted again.
-func (e *Engine) saveEpisode(ctx context.Context, s memory.Session, t memory.Turn) error {
+// episode builds the turn's L2 episode, redacted again.
+func (e *Engine) episode(s memory.Session, t memory.Turn) (memory.Episode, bool) {
 	// An episode pairs a request with its outcome; a turn with no outcome
 	// (a message that got no answer, an utterance in a conversation
 	// benchmark) has nothing to add to its raw part.
 	if strings.TrimSpace(t.Outcome) == "" {
-		return nil
+		return memory.Episode{}, false
 	}
 	d, ok := capture.Episode(s, t, capture.DefaultEpisodeChars)
 	if !ok {
-		return nil
+		return memory.Episode{}, false
 	}
 	red := redact.Default()
 	clean := func(x string) string { out, _ := red.Redact(x); return out }
@@ -177,8 +212,7 @@ func (e *Engine) saveEpisode(ctx context.Context, s memory.Session, t memory.Tur
 	if ep.At.IsZero() {
 		ep.At = e.now()
 	}
-	_, err := e.store.SaveEpisode(ctx, memory.LocalAccount, ep)
-	return err
+	return ep, true
 }
 
 func firstUserPart(t memory.Turn) int {

@@ -91,23 +91,45 @@ func (e *Engine) Import(ctx context.Context, req ImportRequest) ([]SourceReport,
 	if err != nil {
 		return nil, err
 	}
+	// Reading (parse, redact, prepare) runs one source ahead of writing,
+	// on the other core: the store is the bottleneck, and it never waits
+	// for the next source's parse.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ready := make(chan readSource, 2)
+	go func() {
+		defer close(ready)
+		for _, j := range jobs {
+			var rs readSource
+			if j.err != nil {
+				rs.rep = SourceReport{Source: j.source, Error: describe(j.err)}
+				rs.done = true
+			} else {
+				rs = e.readSource(ctx, j.reader, j.source, req.Force)
+			}
+			select {
+			case ready <- rs:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	var out []SourceReport
-	for i, j := range jobs {
+	i := 0
+	for rs := range ready {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		var r SourceReport
-		if j.err != nil {
-			r = SourceReport{Source: j.source, Error: describe(j.err)}
-		} else {
-			r = e.importSource(ctx, j.reader, j.source, req.Force)
+		if !rs.done {
+			e.writeSource(ctx, &rs)
 		}
-		out = append(out, r)
+		out = append(out, rs.rep)
+		i++
 		if req.Progress != nil {
-			req.Progress(i+1, len(jobs), r)
+			req.Progress(i, len(jobs), rs.rep)
 		}
 	}
-	return out, nil
+	return out, ctx.Err()
 }
 
 type importJob struct {
@@ -223,41 +245,63 @@ func sniff(path string, readers []Reader) (Reader, error) {
 	return nil, memory.Errorf(memory.CodeInvalid, "%s is not a transcript cairn recognizes (Claude Code or Codex JSONL, an OpenCode export); name the client with --claude-code, --codex or --opencode", path)
 }
 
-// importSource reads one source and stores it, one transaction per
-// session, then records the source's state so an unchanged source is
-// skipped next time.
-func (e *Engine) importSource(ctx context.Context, r Reader, source string, force bool) SourceReport {
-	rep := SourceReport{Source: source, Provider: r.Provider()}
+// readSource is a source read and prepared, waiting to be written.
+type readSource struct {
+	reader   Reader
+	source   string
+	res      transcript.Result
+	sessions []memory.Session // prepared: redacted, numbered, placed
+	rep      SourceReport
+	done     bool // nothing to write (unchanged or failed)
+}
+
+// readSource reads one source and prepares its sessions for the store. A
+// source whose files did not change since the last import is skipped.
+func (e *Engine) readSource(ctx context.Context, r Reader, source string, force bool) readSource {
+	rs := readSource{reader: r, source: source, rep: SourceReport{Source: source, Provider: r.Provider()}}
 	if abs, err := filepath.Abs(source); err == nil && fileExists(abs) {
-		source, rep.Source = abs, abs
+		rs.source, rs.rep.Source = abs, abs
 	}
 	if !force {
-		if files, prov, ok, err := e.store.SourceFiles(ctx, memory.LocalAccount, source); err == nil && ok && prov == r.Provider() && unchanged(files) {
-			rep.Unchanged = true
-			return rep
+		if files, prov, ok, err := e.store.SourceFiles(ctx, memory.LocalAccount, rs.source); err == nil && ok && prov == r.Provider() && unchanged(files) {
+			rs.rep.Unchanged, rs.done = true, true
+			return rs
 		}
 	}
 	t0 := time.Now()
-	res, err := r.Read(ctx, source)
-	rep.Stages.Parse = time.Since(t0)
-	rep.Lines, rep.Skipped, rep.Pending = res.Stats.Lines, res.Stats.Skipped, res.Stats.Pending
+	res, err := r.Read(ctx, rs.source)
+	rs.rep.Stages.Parse = time.Since(t0)
+	rs.rep.Lines, rs.rep.Skipped, rs.rep.Pending = res.Stats.Lines, res.Stats.Skipped, res.Stats.Pending
 	for _, f := range res.Files {
-		rep.Bytes += f.Size
+		rs.rep.Bytes += f.Size
 	}
 	if err != nil {
-		rep.Error = describe(err)
-		return rep
+		rs.rep.Error, rs.done = describe(err), true
+		return rs
 	}
-	if err := e.ingest(ctx, res.Sessions, &rep); err != nil {
-		rep.Error = describe(err)
-		return rep
+	rs.res = res
+	places := map[string]memory.Place{}
+	t1 := time.Now()
+	for _, s := range res.Sessions {
+		rs.rep.Redactions += e.prepareSession(&s, places)
+		rs.sessions = append(rs.sessions, s)
 	}
-	if len(res.Files) > 0 {
-		if err := e.store.SaveSource(ctx, memory.LocalAccount, source, r.Provider(), res.Files, res.Stats.Consumed); err != nil {
-			rep.Error = describe(err)
+	rs.rep.Stages.Redact = time.Since(t1)
+	return rs
+}
+
+// writeSource stores a read source, one transaction per session, then
+// records the source's state so an unchanged source is skipped next time.
+func (e *Engine) writeSource(ctx context.Context, rs *readSource) {
+	if err := e.saveSessions(ctx, rs.sessions, &rs.rep); err != nil {
+		rs.rep.Error = describe(err)
+		return
+	}
+	if len(rs.res.Files) > 0 {
+		if err := e.store.SaveSource(ctx, memory.LocalAccount, rs.source, rs.reader.Provider(), rs.res.Files, rs.res.Stats.Consumed); err != nil {
+			rs.rep.Error = describe(err)
 		}
 	}
-	return rep
 }
 
 // ingest is the one write path of L0: every session, whether read from a
@@ -266,10 +310,20 @@ func (e *Engine) importSource(ctx context.Context, r Reader, source string, forc
 // transaction. rep accumulates counts and stage times.
 func (e *Engine) ingest(ctx context.Context, sessions []memory.Session, rep *SourceReport) error {
 	places := map[string]memory.Place{}
+	t1 := time.Now()
+	prepared := make([]memory.Session, 0, len(sessions))
 	for _, s := range sessions {
-		t1 := time.Now()
 		rep.Redactions += e.prepareSession(&s, places)
-		rep.Stages.Redact += time.Since(t1)
+		prepared = append(prepared, s)
+	}
+	rep.Stages.Redact += time.Since(t1)
+	return e.saveSessions(ctx, prepared, rep)
+}
+
+// saveSessions writes prepared sessions, each in its own transaction, and runs
+// capture over the turns each one added or changed.
+func (e *Engine) saveSessions(ctx context.Context, sessions []memory.Session, rep *SourceReport) error {
+	for _, s := range sessions {
 		t2 := time.Now()
 		c, err := e.store.SaveSession(ctx, memory.LocalAccount, s)
 		rep.Stages.Store += time.Since(t2)

@@ -23,6 +23,7 @@ type CaptureStore interface {
 	PinEpisode(ctx context.Context, acct memory.AccountID, id int64, pinned bool) (memory.Episode, error)
 	CapEpisodes(ctx context.Context, acct memory.AccountID, max int) (int, error)
 	SaveProfile(ctx context.Context, acct memory.AccountID, body string, sources []int64) error
+	SaveCapture(ctx context.Context, acct memory.AccountID, eps []memory.Episode, cands []memory.CandidateSet, ps []temporal.Proposal) ([]temporal.Applied, error)
 	Profile(ctx context.Context, acct memory.AccountID) (memory.Profile, bool, error)
 }
 

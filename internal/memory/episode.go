@@ -46,3 +46,13 @@ type Profile struct {
 	Sources []int64   `json:"sources"`
 	BuiltAt time.Time `json:"built_at"`
 }
+
+// CandidateSet is what one turn adds to the candidate queue: its drafts
+// (maybe none: a later turn still moves its session's window on).
+type CandidateSet struct {
+	SessionID int64
+	TurnID    int64
+	Drafts    []Draft
+	UserText  string
+	DueAt     time.Time
+}

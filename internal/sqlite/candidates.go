@@ -13,23 +13,27 @@ import (
 // settling window. A draft queued twice for one turn is kept once.
 func (db *DB) AddCandidates(ctx context.Context, acct memory.AccountID, sessionID, turnID int64, drafts []memory.Draft, userText string, dueAt time.Time) error {
 	return wrapChange("queue candidates", db.Update(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE candidates SET due_at = ? WHERE account_id = ? AND session_id = ? AND status = 'pending' AND due_at < ?`,
-			millis(dueAt), int64(acct), sessionID, millis(dueAt)); err != nil {
+		return addCandidatesTx(ctx, tx, acct, memory.CandidateSet{SessionID: sessionID, TurnID: turnID, Drafts: drafts, UserText: userText, DueAt: dueAt})
+	}))
+}
+
+func addCandidatesTx(ctx context.Context, tx *Tx, acct memory.AccountID, c memory.CandidateSet) error {
+	if _, err := tx.exec(ctx, `UPDATE candidates SET due_at = ? WHERE account_id = ? AND session_id = ? AND status = 'pending' AND due_at < ?`,
+		millis(c.DueAt), int64(acct), c.SessionID, millis(c.DueAt)); err != nil {
+		return err
+	}
+	for _, d := range c.Drafts {
+		raw, err := json.Marshal(d)
+		if err != nil {
 			return err
 		}
-		for _, d := range drafts {
-			raw, err := json.Marshal(d)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO candidates (account_id, session_id, turn_id, draft, user_text, created_at, due_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (turn_id, draft) DO NOTHING`,
-				int64(acct), sessionID, turnID, string(raw), userText, millis(tx.Now), millis(dueAt)); err != nil {
-				return err
-			}
+		if _, err := tx.exec(ctx, `INSERT INTO candidates (account_id, session_id, turn_id, draft, user_text, created_at, due_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (turn_id, draft) DO NOTHING`,
+			int64(acct), c.SessionID, c.TurnID, string(raw), c.UserText, millis(tx.Now), millis(c.DueAt)); err != nil {
+			return err
 		}
-		return nil
-	}))
+	}
+	return nil
 }
 
 // AnyDue is the cheap check every open makes: is a candidate due?

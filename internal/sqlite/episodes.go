@@ -16,34 +16,44 @@ func (db *DB) SaveEpisode(ctx context.Context, acct memory.AccountID, ep memory.
 		if err != nil {
 			return err
 		}
-		var old int64
-		_ = tx.QueryRowContext(ctx, `SELECT id FROM episodes WHERE turn_id = ?`, ep.TurnID).Scan(&old)
-		if old != 0 {
-			if err := ix.remove(ctx, old); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM episodes WHERE id = ?`, old); err != nil {
-				return err
-			}
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO episodes (account_id, session_id, turn_id, worktree, project, repo, request, outcome,
-			summary, tools, files, status, first_part, last_part, at, created_at, confidence)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			int64(acct), ep.SessionID, ep.TurnID, ep.Place.Worktree, ep.Place.Project, ep.Place.Repo, ep.Request, ep.Outcome,
-			ep.Summary, strings.Join(ep.Tools, " "), strings.Join(ep.Files, " "), string(ep.Status), ep.FirstPart, ep.LastPart,
-			millis(ep.At), millis(tx.Now), orOne(ep.Confidence))
-		if err != nil {
-			return err
-		}
-		if id, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		if err := ix.add(ctx, id, ep.Summary+"\n"+ep.Request+"\n"+ep.Outcome, strings.Join(ep.Files, " ")+" "+strings.Join(ep.Tools, " ")); err != nil {
+		if id, err = saveEpisodeTx(ctx, tx, ix, acct, ep); err != nil {
 			return err
 		}
 		return ix.close(ctx)
 	})
 	return id, wrapChange("save episode", err)
+}
+
+func saveEpisodeTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, ep memory.Episode) (int64, error) {
+	var old int64
+	if rows, err := tx.query(ctx, `SELECT id FROM episodes WHERE turn_id = ?`, ep.TurnID); err == nil {
+		if rows.Next() {
+			_ = rows.Scan(&old)
+		}
+		rows.Close()
+	}
+	if old != 0 {
+		if err := ix.remove(ctx, old); err != nil {
+			return 0, err
+		}
+		if _, err := tx.exec(ctx, `DELETE FROM episodes WHERE id = ?`, old); err != nil {
+			return 0, err
+		}
+	}
+	res, err := tx.exec(ctx, `INSERT INTO episodes (account_id, session_id, turn_id, worktree, project, repo, request, outcome,
+		summary, tools, files, status, first_part, last_part, at, created_at, confidence)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		int64(acct), ep.SessionID, ep.TurnID, ep.Place.Worktree, ep.Place.Project, ep.Place.Repo, ep.Request, ep.Outcome,
+		ep.Summary, strings.Join(ep.Tools, " "), strings.Join(ep.Files, " "), string(ep.Status), ep.FirstPart, ep.LastPart,
+		millis(ep.At), millis(tx.Now), orOne(ep.Confidence))
+	if err != nil {
+		return 0, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	return id, ix.add(ctx, id, ep.Summary+"\n"+ep.Request+"\n"+ep.Outcome, strings.Join(ep.Files, " ")+" "+strings.Join(ep.Tools, " "))
 }
 
 func orOne(f float64) float64 {

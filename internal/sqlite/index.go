@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/text"
@@ -96,22 +97,69 @@ func (ix *indexer) close(ctx context.Context) error {
 type neighbour struct {
 	id         int64
 	seq        int
+	kind       string
 	head, tail string
 }
 
 // contextOf builds the context column of list[i]: the end of each part
 // before it and the start of each part after it, nearest first.
 func contextOf(list []neighbour, i int) string {
+	win, chars := contextWindow, contextChars
+	if k := memory.PartKind(list[i].kind); k == memory.KindToolCall || k == memory.KindToolResult {
+		// A tool part is found by its own words; its neighbours (the call
+		// for a result, the result for a call) say little more, and tool
+		// parts are many: a narrow context keeps the index small.
+		win, chars = 1, toolContextChars
+	}
 	var b strings.Builder
-	for d := 1; d <= contextWindow; d++ {
+	for d := 1; d <= win; d++ {
 		if i-d >= 0 {
-			b.WriteString(list[i-d].tail)
+			b.WriteString(tail(list[i-d].tail, chars))
 			b.WriteByte('\n')
 		}
 		if i+d < len(list) {
-			b.WriteString(list[i+d].head)
+			b.WriteString(head(list[i+d].head, chars))
 			b.WriteByte('\n')
 		}
 	}
 	return b.String()
+}
+
+// toolContextChars is the context a tool part takes from each neighbour.
+const toolContextChars = 160
+
+// head and tail cut s to at most n bytes on a rune boundary.
+func head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// indexedBodyChars bounds how much of one part the index reads: the start
+// and the end of a long tool output (a file read, a build log) say what it
+// is and how it ended; its middle costs index time and size and rarely
+// decides a search.
+const indexedBodyChars = 16 << 10
+
+func indexedBody(s string) string {
+	if len(s) <= indexedBodyChars {
+		return s
+	}
+	head, tail := s[:indexedBodyChars*3/4], s[len(s)-indexedBodyChars/4:]
+	return head + "\n" + tail
 }

@@ -117,14 +117,70 @@ func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []t
 	return out, nil
 }
 
+// SaveCapture writes what capture derived from a session's turns —
+// episodes, candidates, and the statements tool rules proposed — in one
+// transaction.
+func (db *DB) SaveCapture(ctx context.Context, acct memory.AccountID, eps []memory.Episode, cands []memory.CandidateSet, ps []temporal.Proposal) ([]temporal.Applied, error) {
+	var out []temporal.Applied
+	err := db.Update(ctx, func(tx *Tx) error {
+		out = out[:0]
+		if len(eps) > 0 {
+			ix, err := newIndexer(ctx, tx, memory.L2, 2)
+			if err != nil {
+				return err
+			}
+			for _, ep := range eps {
+				if _, err := saveEpisodeTx(ctx, tx, ix, acct, ep); err != nil {
+					return err
+				}
+			}
+			if err := ix.close(ctx); err != nil {
+				return err
+			}
+		}
+		for _, c := range cands {
+			if err := addCandidatesTx(ctx, tx, acct, c); err != nil {
+				return err
+			}
+		}
+		if len(ps) == 0 {
+			return nil
+		}
+		ix, err := newIndexer(ctx, tx, memory.L1, 2)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			row, action, err := applyTx(ctx, tx, ix, acct, p)
+			if err != nil {
+				return err
+			}
+			out = append(out, temporal.Applied{Statement: row, Action: action})
+		}
+		return ix.close(ctx)
+	})
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "save capture", err)
+	}
+	return out, nil
+}
+
 // applyTx loads what a proposal's decision needs, decides and applies.
 func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p temporal.Proposal) (memory.Statement, temporal.Action, error) {
 	st := p.Statement
 	var rows []memory.Statement
 	var err error
-	if st.Kind == memory.KindNote {
+	switch {
+	case st.Kind == memory.KindNote:
 		rows, err = similarNotes(ctx, tx, acct, st.Object)
-	} else {
+	case st.Cardinality == memory.Many:
+		// A many-value slot (events, collections) can hold thousands of
+		// rows; a near-copy is the same value or a recent one.
+		rows, err = scanStatements(ctx, cached{tx}, `SELECT `+statementCols+` FROM statements
+			WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND (object = ? OR id IN (
+				SELECT id FROM statements WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 ORDER BY id DESC LIMIT 32))`,
+			int64(acct), slotOf(st), st.Object, int64(acct), slotOf(st))
+	default:
 		// The current rows, and the closed windows still open at the new
 		// row's valid_at: all a decision needs, since a closed window that
 		// ended before it can neither hold nor follow it.

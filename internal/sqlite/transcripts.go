@@ -177,7 +177,7 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w [
 		lo, hi = min(lo, p.seq), max(hi, p.seq)
 	}
 	win := contextWindow
-	rows, err := tx.QueryContext(ctx, `SELECT id, seq, substr(text, 1, ?), substr(text, -?) FROM parts
+	rows, err := tx.query(ctx, `SELECT id, seq, kind, substr(text, 1, ?), substr(text, -?) FROM parts
 		WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, id`,
 		contextChars, contextChars, sessionID, lo-win*4-8, hi+win*4+8)
 	if err != nil {
@@ -186,7 +186,7 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w [
 	var list []neighbour
 	for rows.Next() {
 		var n neighbour
-		if err := rows.Scan(&n.id, &n.seq, &n.head, &n.tail); err != nil {
+		if err := rows.Scan(&n.id, &n.seq, &n.kind, &n.head, &n.tail); err != nil {
 			rows.Close()
 			return err
 		}
@@ -217,7 +217,7 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w [
 				return err
 			}
 		}
-		if err := ix.add(ctx, n.id, body, contextOf(list, i)); err != nil {
+		if err := ix.add(ctx, n.id, indexedBody(body), contextOf(list, i)); err != nil {
 			return err
 		}
 	}

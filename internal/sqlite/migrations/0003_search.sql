@@ -30,3 +30,4 @@ CREATE TABLE fts_backlog (
     PRIMARY KEY (layer, id)
 ) WITHOUT ROWID;
 INSERT INTO fts_backlog (layer, id) SELECT 'L0', id FROM parts;
+INSERT INTO parts_fts (parts_fts, rank) VALUES ('automerge', 8);
