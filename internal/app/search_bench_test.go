@@ -207,6 +207,15 @@ func ensureSearchStore(b *testing.B, label string, n int) searchStore {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// A store of the same size for an older schema or version is never
+	// read again; at 1M parts it holds 2 GB.
+	if old, _ := filepath.Glob(filepath.Join(cache, "search-store-"+label+"-v*")); len(old) > 0 {
+		for _, o := range old {
+			if o != dir {
+				os.RemoveAll(o)
+			}
+		}
+	}
 	raw, err := os.ReadFile(filepath.Join(dir, "store.json"))
 	if err != nil {
 		b.Fatal(err)

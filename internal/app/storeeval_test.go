@@ -144,6 +144,8 @@ func runStoreArm(t *testing.T, arm storeArm) armResult {
 		}
 		if found {
 			r.nowAnswered++
+		} else if os.Getenv("X_DEBUG") != "" {
+			t.Logf("%s: not found; terms %v hits %d", s.question, res.Terms, len(res.Hits))
 		}
 		if s.predicate == "ci" && found {
 			r.shortWordFindsCI = true

@@ -150,7 +150,7 @@ func Default() Config {
 		},
 		Rank: Rank{
 			WeightL1: 1.00, WeightL2: 0.92, WeightL0: 0.85, WeightL3: 0.75,
-			RankShare: 0.6, LexicalShare: 0.4, PinBoost: 0.05, DerivedFloor: 0.5,
+			RankShare: 0.6, LexicalShare: 0.4, PinBoost: 0.05, DerivedFloor: 0.25,
 		},
 		Search: Search{MaxQueryTerms: 12},
 		Temporal: Temporal{
