@@ -26,7 +26,7 @@ import (
 // when the generated tree, the import path or the tokenizer changes what a
 // store holds; a schema change rebuilds by itself (the schema version is
 // in the name too).
-const searchStoreVersion = 1
+const searchStoreVersion = 2
 
 // The search corpus: sessions in searchWorktrees git worktrees of
 // searchClones clones, and the queries run over it.

@@ -23,7 +23,7 @@ expired_at). A new value in a one-value slot closes the old one at the new
 one's valid_at; nothing is deleted.`,
 	}
 	cmd.AddCommand(newFactAssertCmd(f), newFactQueryCmd(f), newFactTimelineCmd(f), newFactAsOfCmd(f),
-		newFactRetractCmd(f), newFactReopenCmd(f), newFactExportCmd(f))
+		newFactRetractCmd(f), newFactReopenCmd(f), newFactRestoreCmd(f), newFactExportCmd(f))
 	return cmd
 }
 
@@ -266,6 +266,22 @@ func newFactReopenCmd(f *Factory) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return changeStatement(cmd.Context(), f, args[0], asJSON, "reopened", func(ctx context.Context, eng *engine.Engine, id int64) (memory.Statement, error) {
+				return eng.Reopen(ctx, id)
+			})
+		},
+	}
+	addJSONFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newFactRestoreCmd(f *Factory) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "restore ID",
+		Short: "Bring back a fact held back after refused turns",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return changeStatement(cmd.Context(), f, args[0], asJSON, "restored", func(ctx context.Context, eng *engine.Engine, id int64) (memory.Statement, error) {
 				return eng.Reopen(ctx, id)
 			})
 		},

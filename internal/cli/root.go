@@ -44,6 +44,10 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newUnpinCmd(f),
 		newNotesCmd(f),
 		newMaintainCmd(f),
+		newRecallCmd(f),
+		newReceiptsCmd(f),
+		newSessionCmd(f),
+		newPresetCmd(f),
 	)
 	return root
 }

@@ -19,6 +19,8 @@ type Store interface {
 	SettingStore
 	CaptureQueue
 	CaptureStore
+	RecallStore
+	UsageStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.
@@ -33,6 +35,8 @@ type Engine struct {
 	readers   []Reader
 	preds     predicateCache
 	extractor TurnExtractor
+	// vaultSummary reads the vault's memory_summary.md; nil: no vault.
+	vaultSummary func() string
 }
 
 // Options configures New; zero fields take defaults.

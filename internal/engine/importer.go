@@ -8,10 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/recall"
 	"github.com/cairn-memory/cairn/internal/redact"
 	"github.com/cairn-memory/cairn/internal/transcript"
 )
@@ -69,6 +72,7 @@ type SourceReport struct {
 	Skipped    map[string]int  `json:"skipped,omitempty"`
 	Pending    bool            `json:"pending,omitempty"`
 	Redactions int             `json:"redactions"`
+	Private    int             `json:"private_sessions,omitempty"` // sessions not stored: their preset is private
 	Bytes      int64           `json:"bytes"`
 	Error      string          `json:"error,omitempty"`
 	Stages     Stages          `json:"stages"`
@@ -324,6 +328,19 @@ func (e *Engine) ingest(ctx context.Context, sessions []memory.Session, rep *Sou
 // capture over the turns each one added or changed.
 func (e *Engine) saveSessions(ctx context.Context, sessions []memory.Session, rep *SourceReport) error {
 	for _, s := range sessions {
+		// A private session stores nothing, not even its transcript; a
+		// session that may not learn (its preset, or a subagent's default)
+		// keeps its transcript and teaches nothing.
+		preset, err := e.store.SessionPreset(ctx, memory.LocalAccount, s.Provider, s.ExternalID)
+		if err != nil {
+			return err
+		}
+		if recall.Preset(preset) == recall.PresetPrivate {
+			rep.Private++
+			continue
+		}
+		_, write := recall.Preset(preset).Policies()
+		learn := write != recall.Deny && !(write == recall.Inherit && s.Subagent)
 		t2 := time.Now()
 		c, err := e.store.SaveSession(ctx, memory.LocalAccount, s)
 		rep.Stages.Store += time.Since(t2)
@@ -331,8 +348,13 @@ func (e *Engine) saveSessions(ctx context.Context, sessions []memory.Session, re
 			return err
 		}
 		s.ID = c.SessionID
-		if err := e.captureSession(ctx, s, c.Changed); err != nil {
+		if err := e.afterSave(ctx, s, c.Changed); err != nil {
 			return err
+		}
+		if learn {
+			if err := e.captureSession(ctx, s, c.Changed); err != nil {
+				return err
+			}
 		}
 		rep.Sessions++
 		rep.Turns += len(s.Turns)
@@ -369,17 +391,40 @@ func (e *Engine) prepareSession(s *memory.Session, places map[string]memory.Plac
 		t := &s.Turns[i]
 		t.Seq = i + 1
 		t.Request, t.Outcome = clean(t.Request), clean(t.Outcome)
+		// The answer's citation of memory feeds usage counts and is
+		// removed from what is stored.
+		t.Outcome, t.Cited = cut(t.Outcome, nil)
 		if t.Key == "" {
 			t.Key = "turn-" + itoa(t.Seq)
 		}
 		for j := range t.Parts {
 			seq++
-			t.Parts[j].Seq = seq
-			t.Parts[j].Text = clean(t.Parts[j].Text)
+			p := &t.Parts[j]
+			p.Seq = seq
+			p.Text = clean(p.Text)
+			if p.Role == memory.RoleAssistant {
+				p.Text, t.Cited = cut(p.Text, t.Cited)
+			}
 		}
 		t.Digest = digest(t)
 	}
 	return n
+}
+
+// cut removes cairn's citation tags from text and adds the refs they
+// named to cited.
+func cut(text string, cited []string) (string, []string) {
+	if !strings.Contains(strings.ToLower(text), "<cairn-cite") {
+		return text, cited
+	}
+	clean, c := recall.ParseCitations(text)
+	for _, r := range c.Refs {
+		ref := r.String()
+		if !slices.Contains(cited, ref) {
+			cited = append(cited, ref)
+		}
+	}
+	return clean, cited
 }
 
 // digest fingerprints a turn's stored content.

@@ -34,6 +34,7 @@ type MaintainReport struct {
 	Dropped  int           `json:"dropped"`
 	Capped   int           `json:"episodes_capped"`
 	Queued   int           `json:"queued_captured"`
+	HeldBack int           `json:"held_back"`
 	Profile  bool          `json:"profile"`
 	Took     time.Duration `json:"took_ns"`
 }
@@ -99,6 +100,9 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 	}
 	rep.Profile = ok
 	if rep.Capped, err = e.store.CapEpisodes(ctx, memory.LocalAccount, e.cfg.Capture.EpisodeCap); err != nil {
+		return rep, err
+	}
+	if rep.HeldBack, err = e.holdBack(ctx); err != nil {
 		return rep, err
 	}
 	rep.Took = time.Since(start)

@@ -5,6 +5,10 @@ import "time"
 // SearchQuery is what a store needs to find one layer's candidates.
 type SearchQuery struct {
 	Terms []string // tokens from the text package, most informative first
+	// Match, when set, is the subset of Terms the index is asked for:
+	// terms found in a large share of a big store select nothing and only
+	// cost; they still count in the lexical score.
+	Match []string
 	Place Place
 	// Rung is the widest place read: worktree (the default) reads only this
 	// checkout; each wider rung adds the rows placed there.

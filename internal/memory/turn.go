@@ -77,6 +77,9 @@ type Turn struct {
 	Parts     []Part     `json:"parts,omitempty"`
 	// Digest fingerprints the redacted content; re-imports compare it.
 	Digest string `json:"-"`
+	// Cited lists the memory refs the answer cited (n12, f3, e4), read
+	// from cairn's citation tag, which is removed from the stored text.
+	Cited []string `json:"cited,omitempty"`
 }
 
 // Role says who produced a part.

@@ -42,10 +42,14 @@ type Scored struct {
 // cost must stay small on every prompt.
 const coverageChars = 4096
 
-// IDF is BM25's inverse document frequency, never negative.
+// IDF is BM25's inverse document frequency, never negative; 0 for a term
+// no document holds (it informs nothing).
 func IDF(df, docs int) float64 {
 	if docs <= 0 {
 		return 1
+	}
+	if df <= 0 {
+		return 0
 	}
 	return math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
 }
@@ -80,7 +84,9 @@ const ContextShare = 0.5
 //	Σ credit(t)·idf(t) / Σ idf(t)  over the query terms t,
 //
 // where credit is 1 for a term in the row's own text, ContextShare for a
-// term only in its context, and 0 otherwise. A term with no idf weighs 1.
+// term only in its context, and 0 otherwise. A term the index has never
+// seen (idf 0) carries no information anyone could hold and is left out;
+// when no term has any, every term weighs 1.
 func Coverage(terms []Term, body, context []string) float64 {
 	if len(terms) == 0 {
 		return 0
@@ -93,10 +99,16 @@ func Coverage(terms []Term, body, context []string) float64 {
 	for _, t := range context {
 		inCtx[t] = struct{}{}
 	}
+	weighted := false
+	for _, t := range terms {
+		if t.IDF > 0 {
+			weighted = true
+		}
+	}
 	var got, all float64
 	for _, t := range terms {
 		w := t.IDF
-		if w <= 0 {
+		if !weighted {
 			w = 1
 		}
 		all += w
@@ -105,6 +117,9 @@ func Coverage(terms []Term, body, context []string) float64 {
 		} else if _, ok := inCtx[t.Text]; ok {
 			got += w * ContextShare
 		}
+	}
+	if all <= 0 {
+		return 0
 	}
 	return got / all
 }
@@ -129,7 +144,7 @@ func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Match) []Sco
 				around = around[:coverageChars]
 			}
 			lex := Coverage(terms, text.Tokens(body), text.Tokens(around))
-			if l != memory.L0 && lex < w.DerivedFloor {
+			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned {
 				continue
 			}
 			rs := RankScore(i)

@@ -38,7 +38,10 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	if got := Coverage([]Term{{"a", 0}, {"b", 0}}, []string{"a"}, nil); !near(got, 0.5) {
-		t.Errorf("zero idf counts terms equally: %v", got)
+		t.Errorf("with no idf at all, terms count equally: %v", got)
+	}
+	if got := Coverage([]Term{{"known", 2}, {"unseen", 0}}, []string{"known"}, nil); !near(got, 1) {
+		t.Errorf("a term no document holds must not dilute coverage: %v", got)
 	}
 	if Coverage(nil, []string{"a"}, nil) != 0 {
 		t.Error("no terms, no coverage")
@@ -46,7 +49,7 @@ func TestCoverage(t *testing.T) {
 }
 
 func TestIDF(t *testing.T) {
-	if !(IDF(1, 1000) > IDF(100, 1000)) || IDF(1000, 1000) < 0 {
+	if !(IDF(1, 1000) > IDF(100, 1000)) || IDF(1000, 1000) < 0 || IDF(0, 1000) != 0 {
 		t.Fatal("idf must fall with document frequency and stay non-negative")
 	}
 }

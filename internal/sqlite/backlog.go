@@ -56,12 +56,17 @@ func (db *DB) indexBacklog(ctx context.Context) error {
 				_, err := tx.ExecContext(ctx, `DELETE FROM fts_backlog WHERE layer = 'L0'`)
 				return err
 			}
-			ix, err := newIndexer(ctx, tx, memory.L0, 2)
+			ix, err := newIndexer(ctx, tx, memory.L0, 3)
 			if err != nil {
 				return err
 			}
 			for _, sid := range order {
-				if err := indexWritten(ctx, tx, ix, sid, bySession[sid]); err != nil {
+				var p memory.Place
+				var acct int64
+				if err := tx.QueryRowContext(ctx, `SELECT account_id, worktree, project, repo FROM sessions WHERE id = ?`, sid).Scan(&acct, &p.Worktree, &p.Project, &p.Repo); err != nil {
+					return err
+				}
+				if err := indexWritten(ctx, tx, ix, sid, placeTokens(memory.AccountID(acct), p), bySession[sid]); err != nil {
 					return err
 				}
 				for _, w := range bySession[sid] {

@@ -179,3 +179,12 @@ func (db *DB) CapEpisodes(ctx context.Context, acct memory.AccountID, max int) (
 	})
 	return n, wrapChange("cap episodes", err)
 }
+
+// LastEpisodes returns the newest active episodes of a worktree, leaving
+// out one session's: where work in this place left off.
+func (db *DB) LastEpisodes(ctx context.Context, acct memory.AccountID, worktree string, excludeSession int64, limit int) ([]memory.Episode, error) {
+	out, err := scanEpisodes(ctx, db.read, `SELECT `+episodeCols+episodeFrom+`
+		WHERE e.account_id = ? AND e.worktree = ? AND e.expired_at = 0 AND e.session_id <> ?
+		ORDER BY e.at DESC, e.id DESC LIMIT ?`, int64(acct), worktree, excludeSession, limit)
+	return out, wrapChange("read last episodes", err)
+}

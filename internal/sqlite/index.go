@@ -2,7 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -42,8 +45,11 @@ type indexer struct {
 func newIndexer(ctx context.Context, tx *Tx, layer memory.Layer, cols int) (*indexer, error) {
 	fts := ftsTable[layer]
 	q := `INSERT INTO ` + fts + ` (rowid, body) VALUES (?, ?)`
-	if cols == 2 {
+	switch cols {
+	case 2:
 		q = `INSERT INTO ` + fts + ` (rowid, body, context) VALUES (?, ?, ?)`
+	case 3:
+		q = `INSERT INTO ` + fts + ` (rowid, body, context, place) VALUES (?, ?, ?, ?)`
 	}
 	ins, err := tx.stmt(ctx, q)
 	if err != nil {
@@ -63,6 +69,22 @@ func (ix *indexer) add(ctx context.Context, id int64, fields ...string) error {
 	for _, f := range fields {
 		args = append(args, text.IndexText(f))
 	}
+	if _, err := ix.ins.ExecContext(ctx, args...); err != nil {
+		return err
+	}
+	ix.delta++
+	return nil
+}
+
+// addPlaced indexes a row with its place tokens, which are opaque and
+// not tokenized again.
+func (ix *indexer) addPlaced(ctx context.Context, id int64, place string, fields ...string) error {
+	args := make([]any, 0, len(fields)+2)
+	args = append(args, id)
+	for _, f := range fields {
+		args = append(args, text.IndexText(f))
+	}
+	args = append(args, place)
 	if _, err := ix.ins.ExecContext(ctx, args...); err != nil {
 		return err
 	}
@@ -162,4 +184,28 @@ func indexedBody(s string) string {
 	}
 	head, tail := s[:indexedBodyChars*3/4], s[len(s)-indexedBodyChars/4:]
 	return head + "\n" + tail
+}
+
+// placeToken names one rung of a place for the index: an opaque token
+// (a prefix and a hash of the account and the key) that a query ANDs into
+// its match.
+func placeToken(acct memory.AccountID, r memory.Rung, key string) string {
+	prefix := map[memory.Rung]string{memory.RungWorktree: "wt", memory.RungProject: "pj", memory.RungRepo: "rp"}[r]
+	h := sha256.Sum256([]byte(strconv.FormatInt(int64(acct), 10) + "\x00" + string(r) + "\x00" + key))
+	return prefix + hex.EncodeToString(h[:8])
+}
+
+// accountToken names an account in the index.
+func accountToken(acct memory.AccountID) string { return "ac" + strconv.FormatInt(int64(acct), 10) }
+
+// placeTokens is a session's place column: its account, worktree,
+// project and repo.
+func placeTokens(acct memory.AccountID, p memory.Place) string {
+	toks := []string{accountToken(acct)}
+	for _, r := range []memory.Rung{memory.RungWorktree, memory.RungProject, memory.RungRepo} {
+		if k, ok := p.Key(r); ok {
+			toks = append(toks, placeToken(acct, r, k))
+		}
+	}
+	return strings.Join(toks, " ")
 }

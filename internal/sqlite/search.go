@@ -60,17 +60,35 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	if limit <= 0 {
 		limit = 50
 	}
+	terms := q.Match
+	if len(terms) == 0 {
+		terms = q.Terms
+	}
+	// The place is ANDed into the match, and FTS5 ranks inside its own
+	// table: only the best rows are joined to their parts, sessions and
+	// turns. Rows the outer filters drop (the current session, a time
+	// range) are made up for by reading deeper.
+	words := matchExpr(terms)
+	if words == "" {
+		return nil, nil
+	}
+	expr := "{body context} : (" + words + ") AND " + placeMatch(acct, q.Place, q.Rung)
+	deep := limit*2 + 20
+	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
+		deep = limit*4 + 40
+	}
 	var sb strings.Builder
-	args := []any{matchExpr(q.Terms), int64(acct)}
-	sb.WriteString(`SELECT p.id, -bm25(parts_fts, ?, ?) AS score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
+	args := []any{partsBodyWeight, partsContextWeight, expr, deep, int64(acct)}
+	sb.WriteString(`WITH hits AS (
+			SELECT rowid AS id, -bm25(parts_fts, ?, ?, 0.0) AS score FROM parts_fts
+			WHERE parts_fts MATCH ? ORDER BY score DESC LIMIT ?)
+		SELECT p.id, hits.score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
 			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
-		FROM parts_fts
-		JOIN parts p ON p.id = parts_fts.rowid
+		FROM hits
+		JOIN parts p ON p.id = hits.id
 		JOIN sessions s ON s.id = p.session_id
 		JOIN turns t ON t.id = p.turn_id
-		WHERE parts_fts MATCH ? AND p.account_id = ?`)
-	args = append([]any{partsBodyWeight, partsContextWeight}, args...)
-	placeFilter(&sb, &args, q.Place, q.Rung, "s.worktree", "s.project", "s.repo")
+		WHERE p.account_id = ?`)
 	if q.ExcludeSession != 0 {
 		sb.WriteString(` AND p.session_id <> ?`)
 		args = append(args, q.ExcludeSession)
@@ -83,7 +101,7 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 		sb.WriteString(` AND p.created_at < ?`)
 		args = append(args, millis(q.Until))
 	}
-	sb.WriteString(` ORDER BY score DESC, p.id DESC LIMIT ?`)
+	sb.WriteString(` ORDER BY hits.score DESC, p.id DESC LIMIT ?`)
 	args = append(args, limit)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
@@ -110,6 +128,27 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
 	}
 	return out, nil
+}
+
+// placeMatch is the place part of an FTS5 query: the account, and the
+// rungs of the place a read at rung r sees.
+func placeMatch(acct memory.AccountID, p memory.Place, r memory.Rung) string {
+	tok := func(t string) string { return `place : "` + t + `"` }
+	switch r {
+	case memory.RungEverywhere:
+		return tok(accountToken(acct))
+	case memory.RungRepo:
+		if k, ok := p.Key(memory.RungRepo); ok {
+			pk, _ := p.Key(memory.RungProject)
+			return "(" + tok(placeToken(acct, memory.RungRepo, k)) + " OR " + tok(placeToken(acct, memory.RungProject, pk)) + ")"
+		}
+		fallthrough
+	case memory.RungProject:
+		k, _ := p.Key(memory.RungProject)
+		return tok(placeToken(acct, memory.RungProject, k))
+	}
+	k, _ := p.Key(memory.RungWorktree)
+	return tok(placeToken(acct, memory.RungWorktree, k))
 }
 
 // attachContext fills each candidate part's Context with the start of its
@@ -182,39 +221,47 @@ func placeFilter(sb *strings.Builder, args *[]any, p memory.Place, r memory.Rung
 	}
 }
 
-// TermStats returns how many documents of a layer hold each term.
+// dfWindow and dfCap bound the work of estimating how common a term is:
+// counted over the newest dfWindow documents, and never past dfCap
+// matches. A term that common is common; its exact count decides nothing.
+const (
+	dfWindow = 20000
+	dfCap    = 1000
+)
+
+// TermStats estimates, over the newest documents of a layer, how many
+// hold each term.
 func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error) {
 	st := memory.TermStats{DF: map[string]int{}}
 	fts, ok := ftsTable[layer]
-	if !ok {
+	if !ok || layer != memory.L0 {
 		return st, nil
 	}
-	if err := db.read.QueryRowContext(ctx, `SELECT docs FROM fts_docs WHERE layer = ?`, string(layer)).Scan(&st.Docs); err != nil {
+	var docs int
+	if err := db.read.QueryRowContext(ctx, `SELECT docs FROM fts_docs WHERE layer = ?`, string(layer)).Scan(&docs); err != nil {
 		return st, memory.Wrap(memory.CodeInternal, "read index size", err)
 	}
-	if len(terms) == 0 {
+	st.Docs = min(docs, dfWindow)
+	if len(terms) == 0 || docs == 0 {
 		return st, nil
 	}
-	vocab := strings.TrimSuffix(fts, "_fts") + "_vocab"
-	q := `SELECT term, doc FROM ` + vocab + ` WHERE term IN (?` + strings.Repeat(",?", len(terms)-1) + `)`
-	args := make([]any, len(terms))
-	for i, t := range terms {
-		args[i] = t
+	var top int64
+	if err := db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM parts`).Scan(&top); err != nil {
+		return st, memory.Wrap(memory.CodeInternal, "read index size", err)
 	}
-	rows, err := db.read.QueryContext(ctx, q, args...)
-	if err != nil {
-		return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var t string
+	q := `SELECT COUNT(*) FROM (SELECT 1 FROM ` + fts + ` WHERE ` + fts + ` MATCH ? AND rowid > ? LIMIT ?)`
+	for _, t := range terms {
+		expr := matchExpr([]string{t})
+		if expr == "" {
+			continue
+		}
 		var n int
-		if err := rows.Scan(&t, &n); err != nil {
+		if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, top-dfWindow, dfCap).Scan(&n); err != nil {
 			return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
 		}
 		st.DF[t] = n
 	}
-	return st, rows.Err()
+	return st, nil
 }
 
 // statementsWeights weigh a statement's own words against its class and

@@ -41,7 +41,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 			return err
 		}
 		defer insPart.Close()
-		ix, err := newIndexer(ctx, tx, memory.L0, 2)
+		ix, err := newIndexer(ctx, tx, memory.L0, 3)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				c.Parts++
 			}
 		}
-		if err := indexWritten(ctx, tx, ix, id, written); err != nil {
+		if err := indexWritten(ctx, tx, ix, id, placeTokens(acct, s.Place), written); err != nil {
 			return err
 		}
 		return ix.close(ctx)
@@ -166,7 +166,7 @@ func dropParts(ctx context.Context, tx *Tx, ix *indexer, turnID int64) error {
 // indexWritten indexes the parts saved in this transaction and re-indexes
 // the stored parts whose neighbourhood they changed. A part's context
 // column holds its neighbours in the session (see contextWindow).
-func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w []writtenPart) error {
+func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, place string, w []writtenPart) error {
 	if len(w) == 0 {
 		return nil
 	}
@@ -217,7 +217,7 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, w [
 				return err
 			}
 		}
-		if err := ix.add(ctx, n.id, indexedBody(body), contextOf(list, i)); err != nil {
+		if err := ix.addPlaced(ctx, n.id, place, indexedBody(body), contextOf(list, i)); err != nil {
 			return err
 		}
 	}
@@ -446,4 +446,19 @@ func escapeLike(s string) string {
 		r = append(r, s[i])
 	}
 	return string(r)
+}
+
+// SessionID finds cairn's id of a client's session; 0 when it is not
+// stored yet.
+func (db *DB) SessionID(ctx context.Context, acct memory.AccountID, provider memory.Provider, ref string) (int64, error) {
+	var id int64
+	err := db.read.QueryRowContext(ctx, `SELECT id FROM sessions WHERE account_id = ? AND provider = ? AND external_id = ?`,
+		int64(acct), string(provider), ref).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, memory.Wrap(memory.CodeInternal, "find session", err)
+	}
+	return id, nil
 }

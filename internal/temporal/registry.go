@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -53,4 +54,14 @@ func SessionState(predicate string) bool { return sessionState[predicate] }
 // NarrowCategory reports whether a category is capped at the project rung.
 func NarrowCategory(category string) bool {
 	return narrowCategories[strings.ToLower(strings.TrimSpace(category))]
+}
+
+// SessionStatePredicates lists the session-state predicates, sorted.
+func SessionStatePredicates() []string {
+	out := make([]string, 0, len(sessionState))
+	for p := range sessionState {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }

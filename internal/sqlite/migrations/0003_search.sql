@@ -6,8 +6,12 @@
 -- so a purge removes a row's terms by rowid. An external-content table
 -- would make PRAGMA integrity_check compare the index with the raw text
 -- re-tokenized by FTS5's tokenizer, which is not ours.
+-- The place column holds opaque tokens naming the account and the
+-- session's worktree, project and repo, so a search ANDs its place into the
+-- match and FTS5 intersects posting lists instead of the store joining and
+-- filtering every matching row.
 CREATE VIRTUAL TABLE parts_fts USING fts5(
-    body, context,
+    body, context, place,
     content = '', contentless_delete = 1,
     tokenize = "unicode61 remove_diacritics 0 tokenchars '_-./'"
 );

@@ -1,0 +1,589 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/recall"
+	"github.com/cairn-memory/cairn/internal/temporal"
+)
+
+// RecallStore keeps what recall needs besides the layers.
+type RecallStore interface {
+	SaveReceipt(ctx context.Context, acct memory.AccountID, r memory.Receipt) (int64, error)
+	Receipts(ctx context.Context, acct memory.AccountID, provider memory.Provider, sessionRef string, limit int) ([]memory.Receipt, error)
+	SessionPreset(ctx context.Context, acct memory.AccountID, provider memory.Provider, sessionRef string) (string, error)
+	SetSessionPreset(ctx context.Context, acct memory.AccountID, provider memory.Provider, sessionRef, preset string) error
+	SetPlacePreset(ctx context.Context, acct memory.AccountID, worktree, preset string) error
+	TakePlacePreset(ctx context.Context, acct memory.AccountID, worktree string) (string, error)
+	SessionID(ctx context.Context, acct memory.AccountID, provider memory.Provider, ref string) (int64, error)
+	LastEpisodes(ctx context.Context, acct memory.AccountID, worktree string, excludeSession int64, limit int) ([]memory.Episode, error)
+}
+
+// RecallRequest asks for a block.
+type RecallRequest struct {
+	// Query is the user's request; empty for the standing block.
+	Query    string
+	Cwd      string
+	Place    *memory.Place
+	Provider memory.Provider
+	// Session is the client's session id; it excludes the session's own
+	// raw parts and episodes and what its standing block already sent.
+	Session string
+	// Preset is a preset given for this session from outside (the
+	// CAIRN_PRESET environment variable of the client); it is stored.
+	Preset            string
+	Subagent, OneShot bool
+	Channel           recall.Channel
+	// Start marks a session's first request (its SessionStart): a preset
+	// waiting in the directory is taken for it.
+	Start bool
+}
+
+// RecallResult is the block and its receipt.
+type RecallResult struct {
+	Block    recall.Block    `json:"block"`
+	Decision recall.Decision `json:"decision"`
+	Receipt  *memory.Receipt `json:"receipt,omitempty"`
+	Place    memory.Place    `json:"place"`
+}
+
+// Standing builds the block shown at a session's start: the rules the user
+// set, where work in this place left off, what changed lately, and the
+// vault summary. It is byte-identical while memory is unchanged.
+func (e *Engine) Standing(ctx context.Context, req RecallRequest) (RecallResult, error) {
+	return e.recall(ctx, req, recall.Standing)
+}
+
+// Recall builds the block for one request: what matches it, minus what
+// the session's standing block already sent.
+func (e *Engine) Recall(ctx context.Context, req RecallRequest) (RecallResult, error) {
+	return e.recall(ctx, req, recall.Request)
+}
+
+func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind) (RecallResult, error) {
+	var res RecallResult
+	cfg, _, err := e.Effective(ctx)
+	if err != nil {
+		return res, err
+	}
+	if req.Place != nil {
+		res.Place = *req.Place
+	} else {
+		if req.Cwd == "" {
+			return res, memory.Errorf(memory.CodeInvalid, "recall needs a place: give a directory (--cwd)")
+		}
+		if res.Place, err = e.resolve(req.Cwd); err != nil {
+			return res, err
+		}
+	}
+	preset, err := e.sessionPreset(ctx, req, res.Place)
+	if err != nil {
+		return res, err
+	}
+	if req.Channel == "" {
+		req.Channel = recall.HookContext
+	}
+	m := cfg.Memory
+	res.Decision = recall.Decide(recall.Global{Enabled: m.Enabled, Capture: m.Capture, Recall: m.Recall},
+		recall.Session{Provider: req.Provider, Preset: preset, Subagent: req.Subagent, OneShot: req.OneShot}, req.Channel)
+	if !res.Decision.Read {
+		res.Block = recall.Block{Status: recall.StatusOff}
+		return res, nil
+	}
+	sessionID := int64(0)
+	if req.Session != "" {
+		if sessionID, err = e.store.SessionID(ctx, memory.LocalAccount, req.Provider, req.Session); err != nil {
+			return res, err
+		}
+	}
+	var lines []recall.Line
+	var items []memory.ReceiptItem
+	g := gatherer{e: e, tz: location(cfg.Recall.TimeZone), seen: map[string]bool{}}
+	if kind == recall.Standing {
+		err = g.standing(ctx, res.Place, sessionID)
+	} else {
+		if err := g.skipSent(ctx, req); err != nil {
+			return res, err
+		}
+		err = g.request(ctx, req.Query, res.Place, sessionID)
+	}
+	if err != nil {
+		// Memory that cannot be read is said so, not hidden: the agent is
+		// told the read was unavailable.
+		res.Block = recall.Render(nil, recall.Options{Kind: kind, MaxChars: cfg.Recall.MaxChars})
+		res.Block.Status = recall.StatusUnavailable
+		return res, err
+	}
+	lines, items = g.lines, g.items
+	opts := recall.Options{Kind: kind, MaxChars: cfg.Recall.MaxChars, Searches: 2}
+	if kind == recall.Request {
+		opts.BudgetTokens = cfg.Recall.BudgetTokens
+	} else {
+		opts.Summary = e.summary()
+	}
+	res.Block = recall.Render(lines, opts)
+	if res.Block.Text == "" {
+		return res, nil
+	}
+	kept := map[string]bool{}
+	for _, l := range res.Block.Lines {
+		kept[l.Ref] = true
+	}
+	r := memory.Receipt{Provider: req.Provider, SessionRef: req.Session, Kind: string(kind), Request: req.Query,
+		RequestKey: RequestKey(req.Query), Status: string(res.Block.Status), Text: res.Block.Text, Tokens: res.Block.Tokens}
+	for _, it := range items {
+		if kept[it.Ref] {
+			r.Items = append(r.Items, it)
+		}
+	}
+	if r.Items == nil {
+		r.Items = []memory.ReceiptItem{}
+	}
+	if req.Session != "" || len(r.Items) > 0 {
+		id, err := e.store.SaveReceipt(ctx, memory.LocalAccount, r)
+		if err != nil {
+			return res, err
+		}
+		r.ID = id
+	}
+	res.Receipt = &r
+	return res, nil
+}
+
+// RequestKey fingerprints a request, so its receipt can find its turn
+// once the transcript is imported.
+func RequestKey(q string) string {
+	if strings.TrimSpace(q) == "" {
+		return ""
+	}
+	h := sha256.Sum256([]byte(strings.Join(strings.Fields(q), " ")))
+	return hex.EncodeToString(h[:12])
+}
+
+// sessionPreset finds the preset in force: one given from outside (and
+// then stored), the session's stored one, or one waiting in the place for
+// the next session to start there.
+func (e *Engine) sessionPreset(ctx context.Context, req RecallRequest, p memory.Place) (recall.Preset, error) {
+	if req.Preset != "" {
+		pr, err := recall.ParsePreset(req.Preset)
+		if err != nil {
+			return "", err
+		}
+		if req.Session != "" {
+			if err := e.store.SetSessionPreset(ctx, memory.LocalAccount, req.Provider, req.Session, string(pr)); err != nil {
+				return "", err
+			}
+		}
+		return pr, nil
+	}
+	if req.Session != "" {
+		s, err := e.store.SessionPreset(ctx, memory.LocalAccount, req.Provider, req.Session)
+		if err != nil {
+			return "", err
+		}
+		if s != "" {
+			return recall.Preset(s), nil
+		}
+	}
+	if req.Start && p.Worktree != "" {
+		s, err := e.store.TakePlacePreset(ctx, memory.LocalAccount, p.Worktree)
+		if err != nil || s == "" {
+			return "", err
+		}
+		if req.Session != "" {
+			if err := e.store.SetSessionPreset(ctx, memory.LocalAccount, req.Provider, req.Session, s); err != nil {
+				return "", err
+			}
+		}
+		return recall.Preset(s), nil
+	}
+	return "", nil
+}
+
+// SessionPolicy reads the preset a session runs under.
+func (e *Engine) SessionPolicy(ctx context.Context, provider memory.Provider, session string) (recall.Preset, error) {
+	s, err := e.store.SessionPreset(ctx, memory.LocalAccount, provider, session)
+	return recall.Preset(s), err
+}
+
+// SetSessionPreset sets a running session's preset.
+func (e *Engine) SetSessionPreset(ctx context.Context, provider memory.Provider, session, preset string) (recall.Preset, error) {
+	p, err := recall.ParsePreset(preset)
+	if err != nil {
+		return "", err
+	}
+	return p, e.store.SetSessionPreset(ctx, memory.LocalAccount, provider, session, string(p))
+}
+
+// SetPlacePreset keeps a preset for the next session started in cwd.
+func (e *Engine) SetPlacePreset(ctx context.Context, cwd, preset string) (memory.Place, recall.Preset, error) {
+	p, err := recall.ParsePreset(preset)
+	if err != nil {
+		return memory.Place{}, "", err
+	}
+	place, err := e.resolve(cwd)
+	if err != nil {
+		return place, "", err
+	}
+	return place, p, e.store.SetPlacePreset(ctx, memory.LocalAccount, place.Worktree, string(p))
+}
+
+// Receipts lists receipts, newest first.
+func (e *Engine) Receipts(ctx context.Context, provider memory.Provider, session string, limit int) ([]memory.Receipt, error) {
+	return e.store.Receipts(ctx, memory.LocalAccount, provider, session, limit)
+}
+
+// summary is the vault summary for the standing block's slot; the vault
+// fills it.
+func (e *Engine) summary() string {
+	if e.vaultSummary == nil {
+		return ""
+	}
+	return e.vaultSummary()
+}
+
+func location(name string) *time.Location {
+	if name == "" || name == "Local" {
+		return time.Local
+	}
+	if l, err := time.LoadLocation(name); err == nil {
+		return l
+	}
+	return time.UTC
+}
+
+// gatherer collects a block's lines and receipt items.
+type gatherer struct {
+	e     *Engine
+	tz    *time.Location
+	lines []recall.Line
+	items []memory.ReceiptItem
+	seen  map[string]bool // refs already sent (standing) or added
+}
+
+func (g *gatherer) add(l recall.Line, it memory.ReceiptItem) {
+	if g.seen[l.Ref] {
+		return
+	}
+	g.seen[l.Ref] = true
+	it.Ref, it.Section, it.Score = l.Ref, sectionName(l.Section), l.Score
+	g.lines = append(g.lines, l)
+	g.items = append(g.items, it)
+}
+
+func sectionName(s recall.Section) string {
+	return [...]string{"rules", "notes", "facts", "changes", "history", "work", "excerpts", "profile"}[s]
+}
+
+func (g *gatherer) when(t time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	return t.In(g.tz).Format("2006-01-02 15:04 MST")
+}
+
+func (g *gatherer) day(t time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	return t.In(g.tz).Format("2006-01-02")
+}
+
+// skipSent marks what this session's standing block already sent.
+func (g *gatherer) skipSent(ctx context.Context, req RecallRequest) error {
+	if req.Session == "" {
+		return nil
+	}
+	rs, err := g.e.store.Receipts(ctx, memory.LocalAccount, req.Provider, req.Session, 50)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.Kind != string(recall.Standing) {
+			continue
+		}
+		for _, it := range r.Items {
+			g.seen[it.Ref] = true
+		}
+	}
+	return nil
+}
+
+// statementLine turns a statement into a line of the right section.
+func (g *gatherer) statementLine(s memory.Statement, score float64) recall.Line {
+	l := recall.Line{Ref: statementRef(s), Score: score, Pinned: s.Pinned, Inferred: s.Tier == memory.TierInferred}
+	switch {
+	case s.Kind == memory.KindNote && isRule(s):
+		l.Section, l.Text = recall.Rules, s.Object
+	case s.Kind == memory.KindNote:
+		l.Section, l.Text = recall.Notes, s.Object
+	case s.Kind == memory.KindEvent:
+		l.Section, l.Text = recall.Notes, fmt.Sprintf("%s · %s: %s (on %s)", s.Subject, s.Predicate, s.Object, g.when(s.ValidAt))
+	default:
+		l.Section, l.Text = recall.Facts, fmt.Sprintf("%s · %s = %s (valid since %s)", s.Subject, s.Predicate, s.Object, g.when(s.ValidAt))
+	}
+	return l
+}
+
+// isRule: the rules the user set are asserted constraints and
+// preferences (and anything pinned), in the user's own words.
+func isRule(s memory.Statement) bool {
+	if s.Pinned {
+		return true
+	}
+	return s.Tier == memory.TierAsserted && (s.Class == memory.ClassPreference || s.Class == memory.ClassConvention)
+}
+
+func statementRef(s memory.Statement) string {
+	if s.Kind == memory.KindNote {
+		return fmt.Sprintf("n%d", s.ID)
+	}
+	return fmt.Sprintf("f%d", s.ID)
+}
+
+func (g *gatherer) addStatement(s memory.Statement, score float64) {
+	g.add(g.statementLine(s, score), memory.ReceiptItem{Layer: memory.L1, ID: s.ID, Category: s.Category, Evidence: s.Evidence, Statement: true})
+}
+
+// addChange shows a closed row with what replaced it.
+func (g *gatherer) addChange(old memory.Statement, repl *memory.Statement, score float64) {
+	to := "(closed)"
+	if repl != nil {
+		to = repl.Object
+	}
+	l := recall.Line{Ref: statementRef(old), Section: recall.Changes, Score: score,
+		Text: fmt.Sprintf("%s · %s: %s → %s on %s", old.Subject, old.Predicate, old.Object, to, g.when(old.InvalidAt))}
+	g.add(l, memory.ReceiptItem{Layer: memory.L1, ID: old.ID, Category: old.Category})
+}
+
+// addHistory shows a closed session-state row as ✗ INVALID history.
+func (g *gatherer) addHistory(s memory.Statement, score float64) {
+	l := recall.Line{Ref: statementRef(s), Section: recall.History, Score: score,
+		Text: fmt.Sprintf("%s · %s = %s (%s → %s)", s.Subject, s.Predicate, s.Object, g.day(s.ValidAt), g.day(s.InvalidAt))}
+	g.add(l, memory.ReceiptItem{Layer: memory.L1, ID: s.ID, Category: s.Category})
+}
+
+func (g *gatherer) addEpisode(ep memory.Episode, score float64) {
+	l := recall.Line{Ref: fmt.Sprintf("e%d", ep.ID), Section: recall.Work, Score: score, Pinned: ep.Pinned,
+		Text: fmt.Sprintf("%s: %s", g.day(ep.At), ep.Summary)}
+	g.add(l, memory.ReceiptItem{Layer: memory.L2, ID: ep.ID,
+		Evidence: []memory.Evidence{{SessionID: ep.SessionID, SessionRef: ep.SessionRef, TurnID: ep.TurnID, TurnSeq: ep.TurnSeq, PartSeq: ep.FirstPart}}})
+}
+
+// standing gathers the standing block's rows.
+func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64) error {
+	e := g.e
+	see := memory.SightOf(p, memory.RungEverywhere)
+	notes, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true, Evidence: true})
+	if err != nil {
+		return err
+	}
+	var rules []memory.Statement
+	for _, n := range notes {
+		if n.Tier != memory.TierNone && isRule(n) {
+			rules = append(rules, n)
+		}
+	}
+	sort.SliceStable(rules, func(i, j int) bool {
+		if rules[i].Pinned != rules[j].Pinned {
+			return rules[i].Pinned
+		}
+		if rules[i].Confidence != rules[j].Confidence {
+			return rules[i].Confidence > rules[j].Confidence
+		}
+		return rules[i].ID < rules[j].ID
+	})
+	limit := e.cfg.Recall.L1Limit
+	for i, n := range rules {
+		if i >= limit {
+			break
+		}
+		g.addStatement(n, 1-float64(i)*0.01)
+	}
+	// Where work in this place left off: the session-state facts now,
+	// their recent history, and the last episodes of earlier sessions.
+	state, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact},
+		Predicates: temporal.SessionStatePredicates(), Sight: &see, Live: true})
+	if err != nil {
+		return err
+	}
+	// What changed lately comes first; older closed session state is
+	// history.
+	v, err := e.Facts(ctx, FactQuery{Place: &p})
+	if err != nil {
+		return err
+	}
+	for i, c := range v.Recent {
+		if c.Old.Tier != memory.TierNone {
+			g.addChange(c.Old, c.New, 0.6-float64(i)*0.01)
+		}
+	}
+	var closed []memory.Statement
+	for _, s := range state {
+		if s.Tier == memory.TierNone {
+			continue
+		}
+		if s.Current() {
+			g.addStatement(s, 0.8)
+		} else if !s.InvalidAt.IsZero() {
+			closed = append(closed, s)
+		}
+	}
+	sort.SliceStable(closed, func(i, j int) bool { return closed[i].InvalidAt.After(closed[j].InvalidAt) })
+	for i, s := range closed {
+		if i >= 3 {
+			break
+		}
+		g.addHistory(s, 0.5-float64(i)*0.01)
+	}
+	eps, err := e.store.LastEpisodes(ctx, memory.LocalAccount, p.Worktree, sessionID, 2)
+	if err != nil {
+		return err
+	}
+	for i, ep := range eps {
+		g.addEpisode(ep, 0.55-float64(i)*0.01)
+	}
+	return nil
+}
+
+// request gathers the rows that match a request.
+func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessionID int64) error {
+	e := g.e
+	// Raw excerpts are shown only when the request asks about earlier work;
+	// otherwise the raw layer, by far the largest, is not searched at all.
+	excerpts := recall.AsksAboutEarlierWork(q)
+	layers := []memory.Layer{memory.L1, memory.L2, memory.L3}
+	if excerpts {
+		layers = append(layers, memory.L0)
+	}
+	res, err := e.Search(ctx, SearchRequest{Query: q, Place: &p, ExcludeSession: sessionID, Layers: layers, Limit: 60})
+	if err != nil {
+		return err
+	}
+	var l1, l2, l0, l3 int
+	cfg := e.cfg.Recall
+	var slots []memory.Statement
+	for _, h := range res.Hits {
+		switch h.Layer {
+		case memory.L1:
+			if h.Statement == nil || l1 >= cfg.L1Limit {
+				continue
+			}
+			st, err := e.store.Statement(ctx, memory.LocalAccount, h.ID)
+			if err != nil {
+				return err
+			}
+			if g.seen[statementRef(st)] {
+				continue
+			}
+			g.addStatement(st, h.Score)
+			l1++
+			if st.Kind == memory.KindFact {
+				slots = append(slots, st)
+			}
+		case memory.L2:
+			if l2 >= cfg.L2Limit {
+				continue
+			}
+			ep, err := e.store.Episode(ctx, memory.LocalAccount, h.ID)
+			if err != nil {
+				return err
+			}
+			if g.seen[fmt.Sprintf("e%d", ep.ID)] {
+				continue
+			}
+			g.addEpisode(ep, h.Score)
+			l2++
+		case memory.L0:
+			if !excerpts || l0 >= cfg.L0Limit {
+				continue
+			}
+			l := recall.Line{Ref: fmt.Sprintf("p%d", h.ID), Section: recall.Excerpts, Score: h.Score,
+				Text: fmt.Sprintf("%s session %s turn %d (%s): %s", h.Provider, shortRef(h.SessionRef), h.TurnSeq, g.day(h.Time), h.Text)}
+			g.add(l, memory.ReceiptItem{Layer: memory.L0, ID: h.ID,
+				Evidence: []memory.Evidence{{SessionID: h.SessionID, SessionRef: h.SessionRef, TurnID: h.TurnID, TurnSeq: h.TurnSeq, PartSeq: h.PartSeq}}})
+			l0++
+		case memory.L3:
+			if l3 >= cfg.L3Limit {
+				continue
+			}
+			g.add(recall.Line{Ref: fmt.Sprintf("l%d", h.ID), Section: recall.Profile, Score: h.Score, Text: h.Text},
+				memory.ReceiptItem{Layer: memory.L3, ID: h.ID})
+			l3++
+		}
+	}
+	// For the facts shown: what replaced what lately, and the history of
+	// session-state slots.
+	if len(slots) > 0 {
+		if err := g.slotHistory(ctx, p, slots); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// slotHistory adds, for facts shown, their slot's recent changes and —
+// for session-state predicates — their closed rows as ✗ INVALID history.
+func (g *gatherer) slotHistory(ctx context.Context, p memory.Place, shown []memory.Statement) error {
+	e := g.e
+	see := memory.SightOf(p, memory.RungEverywhere)
+	preds := map[string]bool{}
+	var list []string
+	for _, s := range shown {
+		if !preds[s.Predicate] {
+			preds[s.Predicate] = true
+			list = append(list, s.Predicate)
+		}
+	}
+	rows, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list, Sight: &see, Live: true})
+	if err != nil {
+		return err
+	}
+	slot := map[string]bool{}
+	for _, s := range shown {
+		slot[s.Slot()] = true
+	}
+	byID := map[int64]memory.Statement{}
+	var mine []memory.Statement
+	for _, r := range rows {
+		byID[r.ID] = r
+		if slot[r.Slot()] && r.Tier != memory.TierNone {
+			mine = append(mine, r)
+		}
+	}
+	for i, c := range temporal.RecentChanges(mine, e.now(), e.cfg.Recall.RecentWindow.D(), e.cfg.Recall.RecentLimit) {
+		var repl *memory.Statement
+		if n, ok := byID[c.ReplacedBy]; ok {
+			repl = &n
+		}
+		g.addChange(c, repl, 0.5-float64(i)*0.01)
+	}
+	var closed []memory.Statement
+	for _, r := range mine {
+		if temporal.SessionState(r.Predicate) && !r.Current() && !r.InvalidAt.IsZero() {
+			closed = append(closed, r)
+		}
+	}
+	sort.SliceStable(closed, func(i, j int) bool { return closed[i].InvalidAt.After(closed[j].InvalidAt) })
+	for i, r := range closed {
+		if i >= 3 {
+			break
+		}
+		g.addHistory(r, 0.4-float64(i)*0.01)
+	}
+	return nil
+}
+
+func shortRef(s string) string {
+	if len(s) > 8 {
+		return s[:8]
+	}
+	return s
+}
