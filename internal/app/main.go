@@ -56,12 +56,14 @@ func report(f *cli.Factory, err error) {
 
 // logError appends an internal error to the data dir's log; failing to log
 // must not hide the original error, so its own failure is ignored.
-func logError(f *cli.Factory, err error) {
+func logError(f *cli.Factory, err error) { logTo(f, "cairn.log", err) }
+
+func logTo(f *cli.Factory, name string, err error) {
 	p := f.Paths()
 	if os.MkdirAll(p.LogDir, 0o700) != nil {
 		return
 	}
-	lf, e := os.OpenFile(filepath.Join(p.LogDir, "cairn.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	lf, e := os.OpenFile(filepath.Join(p.LogDir, name), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if e != nil {
 		return
 	}
@@ -76,6 +78,8 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		Version: buildInfo(),
 	}
 	f.Paths = func() config.Paths { return config.ResolvePaths(f.Home, getenv) }
+	f.Spawn = func(args ...string) error { return spawnDetached(f.Paths().DataDir, args...) }
+	f.LogHook = func(err error) { logTo(f, "hooks.log", err) }
 	var (
 		once   sync.Once
 		loaded *config.Loaded
@@ -95,7 +99,13 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		// ran are promoted by the next one to open the store, so closing
 		// the client never strands them.
 		if due, err := eng.MaintenanceDue(ctx); err == nil && due {
-			if _, err := eng.Maintain(ctx); err != nil {
+			if f.Hook {
+				// A hook only checks; the promotion runs detached so the
+				// client's prompt never waits for it.
+				if err := f.Spawn("maintain"); err != nil {
+					logError(f, err)
+				}
+			} else if _, err := eng.Maintain(ctx); err != nil {
 				logError(f, err)
 			}
 		}

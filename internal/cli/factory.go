@@ -19,6 +19,13 @@ type Factory struct {
 	Paths func() config.Paths
 	// Config loads the effective configuration.
 	Config func() (*config.Loaded, error)
+	// Hook is set by hook commands: work that may not delay the client's
+	// prompt (due maintenance) goes to a detached process.
+	Hook bool
+	// Spawn starts a detached cairn process with these arguments.
+	Spawn func(args ...string) error
+	// LogHook records a hook's internal error under the data dir.
+	LogHook func(error)
 	// OpenEngine opens the store at dbPath and builds an engine with the given
 	// configuration; the caller closes it.
 	OpenEngine func(ctx context.Context, dbPath string, cfg config.Config) (*engine.Engine, error)

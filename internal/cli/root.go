@@ -48,6 +48,7 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newReceiptsCmd(f),
 		newSessionCmd(f),
 		newPresetCmd(f),
+		newHookCmd(f),
 	)
 	return root
 }

@@ -21,6 +21,7 @@ type Store interface {
 	CaptureStore
 	RecallStore
 	UsageStore
+	PendingStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.

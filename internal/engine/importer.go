@@ -56,6 +56,11 @@ type ImportRequest struct {
 	Force bool
 	// Progress is called after each source.
 	Progress func(done, total int, r SourceReport)
+	// LastAnswer is the final answer of the latest turn, as a client's Stop
+	// hook reports it: the transcript may not hold it yet.
+	LastAnswer string
+	// Session names the session LastAnswer belongs to (the client's id).
+	Session string
 }
 
 // SourceReport says what importing one source did.
@@ -110,6 +115,11 @@ func (e *Engine) Import(ctx context.Context, req ImportRequest) ([]SourceReport,
 				rs.done = true
 			} else {
 				rs = e.readSource(ctx, j.reader, j.source, req.Force)
+				if req.LastAnswer != "" && !rs.done {
+					completeLastTurn(rs.res.Sessions, req.Session, req.LastAnswer)
+					rs.sessions = nil
+					e.prepareAll(&rs)
+				}
 			}
 			select {
 			case ready <- rs:
@@ -284,14 +294,44 @@ func (e *Engine) readSource(ctx context.Context, r Reader, source string, force 
 		return rs
 	}
 	rs.res = res
+	e.prepareAll(&rs)
+	return rs
+}
+
+// prepareAll prepares a read source's sessions for the store.
+func (e *Engine) prepareAll(rs *readSource) {
 	places := map[string]memory.Place{}
 	t1 := time.Now()
-	for _, s := range res.Sessions {
+	rs.rep.Redactions = 0
+	for _, s := range rs.res.Sessions {
+		s.Turns = append([]memory.Turn(nil), s.Turns...)
+		for i := range s.Turns {
+			s.Turns[i].Parts = append([]memory.Part(nil), s.Turns[i].Parts...)
+		}
 		rs.rep.Redactions += e.prepareSession(&s, places)
 		rs.sessions = append(rs.sessions, s)
 	}
 	rs.rep.Stages.Redact = time.Since(t1)
-	return rs
+}
+
+// completeLastTurn gives the latest turn of a session the answer a Stop
+// hook reported, when the transcript lags behind it.
+func completeLastTurn(sessions []memory.Session, session, answer string) {
+	for i := range sessions {
+		s := &sessions[i]
+		if (session != "" && s.ExternalID != session) || len(s.Turns) == 0 {
+			continue
+		}
+		t := &s.Turns[len(s.Turns)-1]
+		if strings.TrimSpace(t.Outcome) != "" {
+			continue
+		}
+		t.Outcome = answer
+		if t.Status == memory.TurnCutShort || t.Status == "" {
+			t.Status = memory.TurnCompleted
+		}
+		t.Parts = append(t.Parts, memory.Part{Role: memory.RoleAssistant, Kind: memory.KindText, Text: answer, Time: t.EndedAt})
+	}
 }
 
 // writeSource stores a read source, one transaction per session, then

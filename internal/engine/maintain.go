@@ -35,6 +35,7 @@ type MaintainReport struct {
 	Capped   int           `json:"episodes_capped"`
 	Queued   int           `json:"queued_captured"`
 	HeldBack int           `json:"held_back"`
+	Pending  int           `json:"pending_applied"` // agents' remember calls no turn end claimed
 	Profile  bool          `json:"profile"`
 	Took     time.Duration `json:"took_ns"`
 }
@@ -103,6 +104,9 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 		return rep, err
 	}
 	if rep.HeldBack, err = e.holdBack(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Pending, err = e.applyStalePending(ctx); err != nil {
 		return rep, err
 	}
 	rep.Took = time.Since(start)

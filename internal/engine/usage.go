@@ -28,6 +28,9 @@ func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[st
 		if err := e.store.LinkReceipts(ctx, memory.LocalAccount, s.Provider, s.ExternalID, RequestKey(t.Request), id); err != nil {
 			return err
 		}
+		if err := e.settlePending(ctx, s.Place, t); err != nil {
+			return err
+		}
 		for _, ref := range t.Cited {
 			if len(ref) < 2 {
 				continue

@@ -59,3 +59,12 @@ type QueuedTurn struct {
 	SessionID int64  `json:"session_id"`
 	TurnID    int64  `json:"turn_id"`
 }
+
+// PendingWrite is a write an agent asked for during a turn, waiting for
+// the turn's end.
+type PendingWrite struct {
+	ID        int64     `json:"id"`
+	Worktree  string    `json:"worktree"`
+	Write     []byte    `json:"write"` // the engine's encoded write
+	CreatedAt time.Time `json:"created_at"`
+}

@@ -1,0 +1,134 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cairn-memory/cairn/internal/engine"
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/recall"
+)
+
+// Engine is what the hooks need from the engine.
+type Engine interface {
+	Standing(ctx context.Context, req engine.RecallRequest) (engine.RecallResult, error)
+	Recall(ctx context.Context, req engine.RecallRequest) (engine.RecallResult, error)
+	Receipts(ctx context.Context, provider memory.Provider, session string, limit int) ([]memory.Receipt, error)
+	Import(ctx context.Context, req engine.ImportRequest) ([]engine.SourceReport, error)
+}
+
+// Deps are a hook's surroundings.
+type Deps struct {
+	Engine Engine
+	// Spawn starts a detached cairn process with these arguments and
+	// returns at once.
+	Spawn func(args ...string) error
+	// Getenv reads the client's environment (CAIRN_PRESET, …).
+	Getenv func(string) string
+	// EveryPrompt recalls on every prompt instead of the first only.
+	EveryPrompt bool
+}
+
+// Run handles one hook call of a client. Output goes to out in the form
+// the client expects; nothing is written on failure.
+func Run(ctx context.Context, client memory.Provider, event string, in Input, out io.Writer, d Deps) error {
+	if in.Cwd == "" {
+		return fmt.Errorf("hook %s %s: the payload names no cwd", client, event)
+	}
+	base := engine.RecallRequest{
+		Cwd: in.Cwd, Provider: client, Session: in.SessionID, Preset: d.Getenv("CAIRN_PRESET"),
+		Subagent: in.AgentID != "", OneShot: oneShot(client, d.Getenv), Channel: recall.HookContext,
+	}
+	switch event {
+	case "SessionStart":
+		base.Start = true
+		res, err := d.Engine.Standing(ctx, base)
+		if err != nil {
+			return err
+		}
+		return writeContext(out, event, res.Block.Text)
+	case "UserPromptSubmit":
+		if strings.TrimSpace(in.Prompt) == "" {
+			return nil
+		}
+		if !d.EveryPrompt && in.SessionID != "" {
+			done, err := recalledBefore(ctx, d.Engine, client, in.SessionID)
+			if err != nil || done {
+				return err
+			}
+		}
+		base.Query = in.Prompt
+		res, err := d.Engine.Recall(ctx, base)
+		if err != nil {
+			return err
+		}
+		return writeContext(out, event, res.Block.Text)
+	case "Stop", "SubagentStop":
+		if in.TranscriptPath == "" {
+			return nil
+		}
+		// The finished turn is captured now, with the answer the client
+		// reports (its transcript may not hold it yet).
+		_, err := d.Engine.Import(ctx, engine.ImportRequest{Provider: client, Paths: []string{in.TranscriptPath},
+			LastAnswer: in.LastAnswer, Session: in.SessionID, Force: true})
+		return err
+	case "SessionEnd":
+		if in.TranscriptPath == "" || d.Spawn == nil {
+			return nil
+		}
+		// The client gives every SessionEnd hook 1.5 s in all: import in a
+		// detached process and return at once.
+		return d.Spawn("import", "--"+string(client)+"="+in.TranscriptPath)
+	}
+	return nil
+}
+
+// recalledBefore reports whether this session already got a recall block:
+// by default only the first prompt gets one, which keeps the prompt cache
+// warm.
+func recalledBefore(ctx context.Context, e Engine, client memory.Provider, session string) (bool, error) {
+	rs, err := e.Receipts(ctx, client, session, 20)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if r.Kind == string(recall.Request) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// oneShot recognises non-interactive runs (claude -p, codex exec), which
+// read memory but do not learn by default. Claude Code marks them in
+// CLAUDE_CODE_ENTRYPOINT; Codex gives a hook no sign, so cairn's own
+// CAIRN_ONESHOT=1 can say it.
+func oneShot(client memory.Provider, getenv func(string) string) bool {
+	if getenv("CAIRN_ONESHOT") == "1" {
+		return true
+	}
+	if client == memory.ProviderClaudeCode {
+		ep := getenv("CLAUDE_CODE_ENTRYPOINT")
+		return strings.HasPrefix(ep, "sdk")
+	}
+	return false
+}
+
+// writeContext prints the block as the clients' additionalContext; an
+// empty block prints nothing.
+func writeContext(out io.Writer, event, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	b, err := json.Marshal(map[string]any{
+		"hookSpecificOutput": map[string]string{"hookEventName": event, "additionalContext": text},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(b, '\n'))
+	return err
+}
