@@ -48,8 +48,12 @@ touches your own store.`,
 type DemoOutput struct {
 	Dir      string                  `json:"dir,omitempty"`
 	Imported []engine.SourceReport   `json:"imported"`
+	Promoted engine.MaintainReport   `json:"maintenance"`
+	Standing engine.RecallResult     `json:"codex_session_start"`
+	Recall   engine.RecallResult     `json:"codex_first_prompt"`
+	Notes    []memory.Statement      `json:"notes"`
+	Facts    []memory.Statement      `json:"facts"`
 	Sessions []memory.SessionSummary `json:"sessions"`
-	Day1     memory.Session          `json:"day1"`
 }
 
 func runDemo(ctx context.Context, o *DemoOptions) error {
@@ -69,16 +73,12 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 		return err
 	}
 	defer eng.Close()
-
 	out := DemoOutput{}
 	if o.Keep {
 		out.Dir = root
 	}
-	for _, req := range []engine.ImportRequest{
-		{Provider: memory.ProviderClaudeCode, Paths: []string{scene.ClaudeDir}},
-		{Provider: memory.ProviderCodex, Paths: []string{scene.CodexDir}},
-	} {
-		reps, err := eng.Import(ctx, req)
+	importAll := func(p memory.Provider, dir string) error {
+		reps, err := eng.Import(ctx, engine.ImportRequest{Provider: p, Paths: []string{dir}})
 		if err != nil {
 			return err
 		}
@@ -88,16 +88,40 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 			}
 		}
 		out.Imported = append(out.Imported, reps...)
+		return nil
 	}
-	if out.Sessions, err = eng.Sessions(ctx, 0); err != nil {
+	// Day 1 in Claude Code ends: the session is imported (its SessionEnd
+	// hook does this), and its candidates settle overnight.
+	if err := importAll(memory.ProviderClaudeCode, scene.ClaudeDir); err != nil {
 		return err
 	}
-	for _, s := range out.Sessions {
-		if s.Provider == memory.ProviderClaudeCode {
-			if out.Day1, err = eng.Session(ctx, fmt.Sprint(s.ID)); err != nil {
-				return err
-			}
-		}
+	if out.Promoted, err = eng.Maintain(ctx); err != nil {
+		return err
+	}
+	// Day 2: a Codex session starts in the same repository, and the user asks.
+	req := engine.RecallRequest{Cwd: scene.Repo, Provider: memory.ProviderCodex, Session: "demo-codex-day2", Start: true}
+	if out.Standing, err = eng.Standing(ctx, req); err != nil {
+		return err
+	}
+	req.Start, req.Query = false, demo.Day2Prompt
+	if out.Recall, err = eng.Recall(ctx, req); err != nil {
+		return err
+	}
+	if err := importAll(memory.ProviderCodex, scene.CodexDir); err != nil {
+		return err
+	}
+	v, err := eng.Notes(ctx, false, false)
+	if err != nil {
+		return err
+	}
+	out.Notes = v.Notes
+	facts, err := eng.Facts(ctx, engine.FactQuery{Cwd: scene.Repo})
+	if err != nil {
+		return err
+	}
+	out.Facts = facts.Current
+	if out.Sessions, err = eng.Sessions(ctx, 0); err != nil {
+		return err
 	}
 	if o.JSON {
 		return printJSON(o.IO.Out, out)
@@ -108,25 +132,25 @@ func runDemo(ctx context.Context, o *DemoOptions) error {
 
 func printDemo(io *IOStreams, out DemoOutput) {
 	w := io.Out
-	fmt.Fprintln(w, io.Bold("1. Two sessions, two clients, one repository"))
 	redactions := 0
 	for _, r := range out.Imported {
 		redactions += r.Redactions
 	}
-	for _, s := range out.Sessions {
-		fmt.Fprintf(w, "   %-12s %s  %d turns  repo %s  (worktree %s)\n", s.Provider, when(s.StartedAt), s.TurnCount, s.Place.Repo, filepath.Base(s.Place.Worktree))
+	fmt.Fprintln(w, io.Bold("Day 1, Claude Code:")+" the user states the commit format and the ticket, picks a Map over lru-cache,")
+	fmt.Fprintln(w, "and settles on pnpm. The session ends and cairn imports it ("+fmt.Sprint(redactions)+" secret redacted before storing).")
+	fmt.Fprintf(w, "Overnight the settled candidates are promoted: %d new, %d merged.\n\n", out.Promoted.Promoted, out.Promoted.Merged)
+	fmt.Fprintln(w, io.Bold("Day 2, Codex, same repository. What its SessionStart hook hands the model:"))
+	fmt.Fprintln(w, io.Dim(out.Standing.Block.Text))
+	fmt.Fprintf(w, "\n%s %q\n", io.Bold("The first prompt:"), demo.Day2Prompt)
+	fmt.Fprintln(w, io.Dim(out.Recall.Block.Text))
+	fmt.Fprintf(w, "\n%s\n", io.Bold("What cairn remembers now"))
+	for _, n := range out.Notes {
+		fmt.Fprintf(w, "  note #%d  %s  %s\n", n.ID, n.Object, io.Dim(fmt.Sprintf("(%s %s, %s)", n.Tier, n.Class, n.Scope.Rung)))
 	}
-	fmt.Fprintf(w, "   Both resolve to the same repo, so what one client learns the other can be shown.\n\n")
-	fmt.Fprintln(w, io.Bold("2. What was kept from day 1 (raw layer, redacted before storing)"))
-	for _, t := range out.Day1.Turns {
-		fmt.Fprintln(w, indent(fmt.Sprintf("   #%d you: ", t.Seq), t.Request))
-		for _, p := range t.Parts {
-			if p.Kind == memory.KindToolResult {
-				fmt.Fprintln(w, io.Dim(indent("      tool: ", p.Text)))
-			}
-		}
+	for _, f := range out.Facts {
+		fmt.Fprintf(w, "  fact #%d  %s · %s = %s  %s\n", f.ID, f.Subject, f.Predicate, f.Object, io.Dim(fmt.Sprintf("(%s, since %s)", f.Tier, when(f.ValidAt))))
 	}
-	fmt.Fprintf(w, "\n   %d secret(s) were replaced by [REDACTED:…] before anything was stored.\n", redactions)
+	fmt.Fprintf(w, "  %d sessions from 2 clients, one repository\n", len(out.Sessions))
 	if out.Dir != "" {
 		fmt.Fprintf(w, "\nScratch directory kept at %s (store: %s)\n", out.Dir, filepath.Join(out.Dir, "home", "cairn.db"))
 	}

@@ -143,8 +143,6 @@ var userValues = []string{
 
 var languages = []string{"go", "python", "typescript", "sql", "git", "shell", "markdown", "rust", "terraform"}
 
-var timezones = []string{"UTC", "Europe/Berlin", "America/Los_Angeles"}
-
 // noteTemplates are the notes people keep: rules and habits in a
 // sentence, filled like the prose templates ({c} component, {i}
 // imperative, {p} problem, {r} reason, {f} path, {id} identifier, {t}

@@ -41,8 +41,10 @@ func Build(root string) (*Scene, error) {
 		Repo:      filepath.Join(root, "shop"),
 		ClaudeDir: filepath.Join(root, "claude", "projects"),
 		CodexDir:  filepath.Join(root, "codex"),
-		Day1:      time.Date(2026, 11, 23, 9, 12, 0, 0, time.UTC),
-		Day2:      time.Date(2026, 11, 24, 8, 40, 0, 0, time.UTC),
+		// Yesterday and this morning, whenever the demo runs: the day-1
+		// candidates have settled, as they would have by day 2.
+		Day1: time.Now().UTC().Add(-24 * time.Hour).Truncate(time.Minute),
+		Day2: time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Minute),
 	}
 	if err := s.writeRepo(); err != nil {
 		return nil, err
