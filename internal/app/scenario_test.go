@@ -203,7 +203,7 @@ func TestNearDuplicateNotesMergeAndProfileNeedsThree(t *testing.T) {
 	if rep, _ := eng.Maintain(ctx); rep.Profile {
 		t.Fatal("the profile survived falling under three notes")
 	}
-	if _, err := engine.ParseRef("p1"); err == nil {
+	if _, err := engine.ParseRef("l1"); err == nil {
 		t.Fatal("the profile must not be editable")
 	}
 }

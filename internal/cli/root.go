@@ -49,6 +49,7 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newSessionCmd(f),
 		newPresetCmd(f),
 		newHookCmd(f),
+		newMCPCmd(f),
 	)
 	return root
 }

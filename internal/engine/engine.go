@@ -22,6 +22,7 @@ type Store interface {
 	RecallStore
 	UsageStore
 	PendingStore
+	PartReader
 }
 
 // PlaceResolver maps a directory onto the place ladder.

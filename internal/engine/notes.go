@@ -36,8 +36,10 @@ func ParseRef(s string) (Ref, error) {
 		ep, s = true, s[1:]
 	case strings.HasPrefix(s, "n"), strings.HasPrefix(s, "f"):
 		s = s[1:]
-	case strings.HasPrefix(s, "p"):
+	case strings.HasPrefix(s, "l"):
 		return Ref{}, memory.Errorf(memory.CodeInvalid, "the profile (L3) is built from your notes and cannot be edited; forget the notes it rests on instead")
+	case strings.HasPrefix(s, "p"):
+		return Ref{}, memory.Errorf(memory.CodeInvalid, "raw transcript parts (%s) are inspection-only and cannot be forgotten or edited", s)
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id <= 0 {
