@@ -69,6 +69,12 @@ func doctorFactory(t *testing.T, h memory.StoreHealth) *Factory {
 		IO:     ios,
 		Paths:  func() config.Paths { return config.ResolvePaths(dir, func(string) string { return "" }) },
 		Config: func() (*config.Loaded, error) { return config.Parse(nil, dir+"/config.toml", nil) },
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return dir
+			}
+			return ""
+		},
 		OpenEngine: func(context.Context, string, config.Config) (*engine.Engine, error) {
 			return engine.New(fakeStore{h: h}, engine.Options{}), nil
 		},

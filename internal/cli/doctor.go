@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/setup"
 	"github.com/spf13/cobra"
 )
 
@@ -90,6 +91,10 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 			r.Problems = append(r.Problems, fmt.Sprintf("schema version %d does not match this cairn's %d", h.SchemaVersion, h.BinarySchema))
 		}
 	}
+	wd, _ := os.Getwd()
+	for _, c := range setup.Status(setup.Options{Getenv: f.Getenv, Dir: wd}) {
+		r.Clients = append(r.Clients, ClientStatus{Client: c.Client, Hooks: c.Hooks, MCP: c.MCP, Detail: c.Detail})
+	}
 	r.OK = len(r.Problems) == 0
 	if r.Problems == nil {
 		r.Problems = []string{}
@@ -142,7 +147,7 @@ func printDoctor(io *IOStreams, r DoctorReport) {
 	}
 	fmt.Fprintln(w, io.Bold("clients"))
 	if len(r.Clients) == 0 {
-		fmt.Fprintln(w, "  none set up yet")
+		fmt.Fprintln(w, "  none set up yet: run `cairn setup claude-code` (or codex, opencode)")
 	}
 	for _, c := range r.Clients {
 		fmt.Fprintf(w, "  %s: hooks %v, mcp %v %s\n", c.Client, c.Hooks, c.MCP, c.Detail)

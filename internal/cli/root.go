@@ -50,6 +50,7 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newPresetCmd(f),
 		newHookCmd(f),
 		newMCPCmd(f),
+		newSetupCmd(f),
 	)
 	return root
 }
