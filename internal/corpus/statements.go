@@ -184,7 +184,7 @@ func (s *statementGen) event() Statement {
 	case 2:
 		obj = g.fill("the {c} after {t}")
 	default:
-		obj = g.sentence()
+		obj = strings.ReplaceAll(g.sentence(), "`", "")
 	}
 	class := []memory.Class{memory.ClassEnvironment, memory.ClassDecision, memory.ClassTask}[g.r.IntN(3)]
 	st := Statement{Checkout: k, Draft: memory.Draft{Kind: memory.KindEvent, Subject: serviceSubject(g, c),

@@ -43,7 +43,8 @@ var dataPreds = []string{
 	"sharding_key", "backup_schedule", "retention_period", "schema_registry", "serialization_format",
 	"api_style", "auth_method", "session_store", "rate_limit_store", "job_runner", "scheduler",
 	"email_provider", "sms_provider", "payment_processor", "analytics_store", "data_warehouse",
-	"etl_tool", "cdc_tool",
+	"etl_tool", "cdc_tool", "feature_store", "vector_store", "lock_service", "idempotency_store",
+	"audit_store", "dead_letter_queue", "event_store", "graph_store", "time_series_db", "blob_store",
 }
 
 var peoplePreds = []string{
@@ -59,7 +60,9 @@ var conventionPreds = []string{
 	"build_command", "coverage_threshold", "min_approvals", "protected_branch", "pre_commit_hook",
 	"dependency_bot", "license_header", "error_wrapping", "logging_library", "http_framework",
 	"mock_library", "fixture_format", "snapshot_tool", "api_doc_format", "migration_naming",
-	"file_naming", "test_naming", "import_grouping",
+	"file_naming", "test_naming", "import_grouping", "test_data_policy", "docstring_style",
+	"api_versioning", "error_codes", "config_format", "secret_scanning", "flaky_test_policy",
+	"benchmark_tool", "profiler", "release_cadence",
 }
 
 var versionTools = []string{
@@ -67,7 +70,8 @@ var versionTools = []string{
 	"envoy", "grpc", "protobuf", "react", "typescript", "webpack", "vite", "django", "flask",
 	"fastapi", "rails", "java", "gradle", "rust", "docker", "alpine", "debian", "ubuntu",
 	"elasticsearch", "opensearch", "rabbitmq", "nats", "clickhouse", "mysql", "sqlite", "openssl",
-	"grafana", "prometheus", "otel_collector", "airflow",
+	"grafana", "prometheus", "otel_collector", "airflow", "kotlin", "swift", "ruby", "php", "dotnet",
+	"spark", "flink", "consul", "vault", "istio",
 }
 
 var configPreds = append(envPrefixed([]string{

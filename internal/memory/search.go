@@ -68,5 +68,6 @@ type StatementFilter struct {
 	Live       bool   // leave out withdrawn rows (retracted, forgotten, held back, revised)
 	Pinned     bool   // only pinned rows
 	Evidence   bool   // load each row's evidence
+	Session    int64  // only rows with evidence in this session (its id)
 	Limit      int
 }

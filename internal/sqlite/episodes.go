@@ -107,6 +107,13 @@ func (db *DB) Episodes(ctx context.Context, acct memory.AccountID, all bool, lim
 	return out, wrapChange("read episodes", err)
 }
 
+// SessionEpisodes lists a session's active episodes in turn order.
+func (db *DB) SessionEpisodes(ctx context.Context, acct memory.AccountID, sessionID int64) ([]memory.Episode, error) {
+	out, err := scanEpisodes(ctx, db.read, `SELECT `+episodeCols+episodeFrom+` WHERE e.account_id = ? AND e.session_id = ?
+		AND e.expired_at = 0 ORDER BY e.at, e.id`, int64(acct), sessionID)
+	return out, wrapChange("read a session's episodes", err)
+}
+
 // Episode returns one episode.
 func (db *DB) Episode(ctx context.Context, acct memory.AccountID, id int64) (memory.Episode, error) {
 	out, err := scanEpisodes(ctx, db.read, `SELECT `+episodeCols+episodeFrom+` WHERE e.account_id = ? AND e.id = ?`, int64(acct), id)

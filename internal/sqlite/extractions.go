@@ -38,7 +38,9 @@ func (db *DB) EligibleSessions(ctx context.Context, acct memory.AccountID, versi
 }
 
 // ClaimJob takes a session's phase-1 job for owner until until, unless
-// another process holds it; false when it is taken or finished.
+// another process holds it; false when it is taken, or finished and the
+// session has not grown since (two processes that listed the same session
+// never both extract it).
 func (db *DB) ClaimJob(ctx context.Context, acct memory.AccountID, sessionID int64, version, owner string, until time.Time) (bool, error) {
 	claimed := false
 	err := db.Update(ctx, func(tx *Tx) error {
@@ -46,7 +48,11 @@ func (db *DB) ClaimJob(ctx context.Context, acct memory.AccountID, sessionID int
 			VALUES (?, ?, ?, 'running', ?, ?, ?)
 			ON CONFLICT (account_id, session_id, version) DO UPDATE SET status = 'running', owner = excluded.owner,
 				lease_until = excluded.lease_until, updated_at = excluded.updated_at
-			WHERE jobs.lease_until < ? AND jobs.next_at <= ? AND jobs.status <> 'failed'`,
+			WHERE jobs.lease_until < ? AND jobs.next_at <= ?
+			  AND (jobs.status IN ('pending', 'running')
+			       OR (jobs.status = 'done' AND EXISTS (SELECT 1 FROM extractions x JOIN sessions s ON s.id = x.session_id
+			           WHERE x.account_id = jobs.account_id AND x.session_id = jobs.session_id AND x.version = jobs.version
+			             AND x.session_at < s.ended_at)))`,
 			int64(acct), sessionID, version, owner, millis(until), millis(tx.Now), millis(tx.Now), millis(tx.Now))
 		if err != nil {
 			return err

@@ -39,6 +39,10 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if f.Pinned {
 		sb.WriteString(` AND pinned = 1`)
 	}
+	if f.Session != 0 {
+		sb.WriteString(` AND id IN (SELECT statement_id FROM evidence WHERE account_id = ? AND session_id = ?)`)
+		args = append(args, int64(acct), f.Session)
+	}
 	sightFilter(&sb, &args, f.Sight)
 	sb.WriteString(` ORDER BY id`)
 	if f.Limit > 0 {
