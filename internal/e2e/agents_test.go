@@ -1,0 +1,60 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"testing"
+	"time"
+)
+
+// startServer starts a scripted model for one test and stops it after.
+func startServer(t *testing.T, steps ...Step) *Server {
+	t.Helper()
+	s, err := Start(steps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// TestAgents is one user's two days with three agents, in order: each
+// step builds on what the earlier ones stored, so the first failure of a
+// step that others need stops the run.
+func TestAgents(t *testing.T) {
+	start := time.Now()
+	w := newWorld(t)
+	t.Logf("agents installed, cairn built: %s", time.Since(start).Round(time.Millisecond))
+	t.Cleanup(func() {
+		// Leave no detached cairn behind, whatever failed.
+		_ = settle(w.real, 30*time.Second)
+	})
+	steps := []struct {
+		name   string
+		needed bool // later steps depend on it
+		run    func(t *testing.T)
+	}{
+		{"setup/claude-code", true, w.setupClaude},
+		{"setup/codex", true, w.setupCodex},
+		{"setup/opencode", true, w.setupOpenCode},
+		{"day1/claude-code", true, w.claudeDay1},
+		{"day2/codex", false, w.codexDay2},
+		{"day2/claude-code", false, w.claudeRecall},
+		{"day2/opencode", false, w.openCodeRecall},
+		{"private/claude-code", false, func(t *testing.T) { w.private(t, "claude-code") }},
+		{"private/codex", false, func(t *testing.T) { w.private(t, "codex") }},
+		{"private/opencode", false, func(t *testing.T) { w.private(t, "opencode") }},
+		{"mcp-list/claude-code", false, w.claudeChecks},
+		{"mcp-list/codex", false, w.codexChecks},
+		{"mcp-list/opencode", false, w.openCodeChecks},
+	}
+	for _, s := range steps {
+		t0 := time.Now()
+		ok := t.Run(s.name, s.run)
+		t.Logf("STEP %s: %s", s.name, time.Since(t0).Round(time.Millisecond))
+		if !ok && s.needed {
+			t.Fatalf("%s failed: the steps after it need it", s.name)
+		}
+	}
+	t.Logf("TOTAL %s", time.Since(start).Round(time.Millisecond))
+}
