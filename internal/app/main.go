@@ -94,7 +94,8 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		if err != nil {
 			return nil, err
 		}
-		eng := engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers()})
+		eng := engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers(),
+			Vaults: vaultOpener(f.Paths().DataDir), Extensions: extensionSources(getenv)})
 		// Candidates whose settling window passed while no cairn process
 		// ran are promoted by the next one to open the store, so closing
 		// the client never strands them.

@@ -284,3 +284,11 @@ func noteEdits(cs changeSet, e *Edits) {
 		}
 	}
 }
+
+// NoteIDs returns the statement ids a note file under
+// extensions/ad_hoc/notes/ names: in its front matter, its anchors, or
+// its file name.
+func NoteIDs(path string, content []byte) []int64 {
+	ids, _ := noteFile(path, content)
+	return ids
+}

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/config"
@@ -23,6 +26,8 @@ type Store interface {
 	UsageStore
 	PendingStore
 	PartReader
+	JobStore
+	LeaseStore
 }
 
 // PlaceResolver maps a directory onto the place ladder.
@@ -39,6 +44,11 @@ type Engine struct {
 	extractor TurnExtractor
 	// vaultSummary reads the vault's memory_summary.md; nil: no vault.
 	vaultSummary func() string
+	// sessionExtractor is phase 1; owner names this process in leases.
+	sessionExtractor SessionExtractor
+	owner            string
+	vaults           vaults
+	extensions       []ExtensionSource
 }
 
 // Options configures New; zero fields take defaults.
@@ -50,11 +60,32 @@ type Options struct {
 	Readers []Reader
 	// Extractor proposes facts from turns with a model; nil: none.
 	Extractor TurnExtractor
+	// SessionExtractor is phase 1; nil: the deterministic extractor.
+	SessionExtractor SessionExtractor
+	// Owner names this process in job claims and leases; empty: host,
+	// process id and a random suffix.
+	Owner string
+	// Vaults opens the memory files of a version; nil: no memory files
+	// (phase 2 and the summary slot are off).
+	Vaults VaultOpener
+	// Extensions are other agents' memory folders mirrored into the vault.
+	Extensions []ExtensionSource
 }
 
 // New builds an engine over a store.
 func New(store Store, o Options) *Engine {
-	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now, readers: o.Readers, extractor: o.Extractor}
+	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now, readers: o.Readers, extractor: o.Extractor,
+		sessionExtractor: o.SessionExtractor, owner: o.Owner}
+	if e.sessionExtractor == nil {
+		e.sessionExtractor = deterministicExtractor{}
+	}
+	e.vaults.open, e.extensions = o.Vaults, o.Extensions
+	if o.Vaults != nil {
+		e.vaultSummary = func() string { return e.summaryText(context.Background()) }
+	}
+	if e.owner == "" {
+		e.owner = processOwner()
+	}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -64,11 +95,30 @@ func New(store Store, o Options) *Engine {
 	return e
 }
 
+// processOwner names this process uniquely among cairn processes: two
+// processes on one host never share a name, even after a pid is reused.
+func processOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
+}
+
 // Config is the configuration the engine runs with.
 func (e *Engine) Config() config.Config { return e.cfg }
 
-// Close releases the store.
-func (e *Engine) Close() error { return e.store.Close() }
+// Close releases the store and the memory folders.
+func (e *Engine) Close() error {
+	e.vaults.mu.Lock()
+	for _, v := range e.vaults.byV {
+		if c, ok := v.(interface{ Close() error }); ok {
+			_ = c.Close()
+		}
+	}
+	e.vaults.byV = nil
+	e.vaults.mu.Unlock()
+	return e.store.Close()
+}
 
 // Health reports on the store.
 func (e *Engine) Health(ctx context.Context) (memory.StoreHealth, error) {

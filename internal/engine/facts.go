@@ -161,7 +161,11 @@ func (e *Engine) Export(ctx context.Context, w io.Writer) (int, error) {
 // Retract takes a current row back: it stays as history on the system
 // clock and leaves the world clock as it was.
 func (e *Engine) Retract(ctx context.Context, id int64) (memory.Statement, error) {
-	return e.store.WithdrawStatement(ctx, memory.LocalAccount, id, memory.ReasonRetracted)
+	s, err := e.store.WithdrawStatement(ctx, memory.LocalAccount, id, memory.ReasonRetracted)
+	if err == nil {
+		e.noteChanged(ctx, s)
+	}
+	return s, err
 }
 
 // Reopen makes a closed or withdrawn row current again, closing what had
@@ -178,5 +182,9 @@ func (e *Engine) Reopen(ctx context.Context, id int64) (memory.Statement, error)
 		// unplaced.
 		see = memory.Sight{Scopes: []memory.Scope{s.Scope}}
 	}
-	return e.store.ReopenStatement(ctx, memory.LocalAccount, id, see)
+	s, err = e.store.ReopenStatement(ctx, memory.LocalAccount, id, see)
+	if err == nil {
+		e.noteChanged(ctx, s)
+	}
+	return s, err
 }

@@ -14,10 +14,14 @@ func (e *Engine) Remember(ctx context.Context, text, category string, class memo
 	if class == "" {
 		class = memory.ClassPreference
 	}
-	return e.Write(ctx, Write{
+	res, err := e.Write(ctx, Write{
 		Draft:  memory.Draft{Kind: memory.KindNote, Object: text, Category: category, Class: class, Pinned: pin, Evidence: memory.Evidence{Source: "cli"}},
 		Writer: memory.WriterCLI, Cwd: cwd,
 	})
+	if err == nil {
+		res.Warning = e.noteChanged(ctx, res.Statement)
+	}
+	return res, err
 }
 
 // Ref names an editable derived row: a statement ("12") or an episode
@@ -53,7 +57,11 @@ func (e *Engine) Forget(ctx context.Context, r Ref) (any, error) {
 	if r.Episode {
 		return e.store.SetEpisodeState(ctx, memory.LocalAccount, r.ID, memory.ReasonForgotten)
 	}
-	return e.store.WithdrawStatement(ctx, memory.LocalAccount, r.ID, memory.ReasonForgotten)
+	s, err := e.store.WithdrawStatement(ctx, memory.LocalAccount, r.ID, memory.ReasonForgotten)
+	if err == nil {
+		e.noteChanged(ctx, s)
+	}
+	return s, err
 }
 
 // Undo reactivates a forgotten (or retracted, or capped) row.

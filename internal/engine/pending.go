@@ -96,5 +96,6 @@ func (e *Engine) applyPending(ctx context.Context, pw memory.PendingWrite) error
 		}
 		return err
 	}
+	e.noteChanged(ctx, res.Statement)
 	return e.store.SettlePending(ctx, memory.LocalAccount, pw.ID, "applied", res.Statement.ID)
 }

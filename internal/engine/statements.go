@@ -43,6 +43,9 @@ type Write struct {
 type WriteResult struct {
 	Statement memory.Statement `json:"statement"`
 	Action    string           `json:"action"` // insert, insert-late or restate
+	// Warning says what went wrong after the row was stored (its vault
+	// file); the write itself succeeded.
+	Warning string `json:"warning,omitempty"`
 }
 
 // predicateCache keeps the store's most used predicates between writes;

@@ -90,3 +90,6 @@ func ErrorMessage(err error) string {
 	}
 	return msg
 }
+
+// IsCode reports whether err carries code (a nil err carries none).
+func IsCode(err error, code Code) bool { return err != nil && ErrorCode(err) == code }

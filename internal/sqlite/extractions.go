@@ -177,3 +177,17 @@ func (db *DB) MarkExtractionsUsed(ctx context.Context, acct memory.AccountID, sl
 		return nil
 	}))
 }
+
+// ResetPhases forgets phase 1's and phase 2's work for an account: every
+// extraction and job, so sessions are extracted afresh. Sessions, their
+// flags and the statements stay.
+func (db *DB) ResetPhases(ctx context.Context, acct memory.AccountID) error {
+	return wrapChange("reset phases", db.Update(ctx, func(tx *Tx) error {
+		for _, q := range []string{`DELETE FROM extractions WHERE account_id = ?`, `DELETE FROM jobs WHERE account_id = ?`} {
+			if _, err := tx.ExecContext(ctx, q, int64(acct)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
