@@ -99,14 +99,16 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		// Candidates whose settling window passed while no cairn process
 		// ran are promoted by the next one to open the store, so closing
 		// the client never strands them.
-		if due, err := eng.MaintenanceDue(ctx); err == nil && due {
-			if f.Hook {
-				// A hook only checks; the promotion runs detached so the
-				// client's prompt never waits for it.
-				if err := f.Spawn("maintain"); err != nil {
+		if f.Hook {
+			// A hook only checks; the round (promotion, extraction,
+			// consolidation) runs detached so the client never waits.
+			if due, err := eng.WorkDue(ctx); err == nil && due {
+				if err := f.Spawn("worker", "--once"); err != nil {
 					logError(f, err)
 				}
-			} else if _, err := eng.Maintain(ctx); err != nil {
+			}
+		} else if due, err := eng.MaintenanceDue(ctx); err == nil && due {
+			if _, err := eng.Maintain(ctx); err != nil {
 				logError(f, err)
 			}
 		}

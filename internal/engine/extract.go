@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/distill"
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/recall"
@@ -79,13 +80,17 @@ func (e *Engine) Versions(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return versionsOf(c), nil
+}
+
+func versionsOf(c config.Config) []string {
 	switch c.Memory.Version {
 	case distill.V2:
-		return []string{distill.V2}, nil
+		return []string{distill.V2}
 	case "dual":
-		return []string{distill.V1, distill.V2}, nil
+		return []string{distill.V1, distill.V2}
 	}
-	return []string{distill.V1}, nil
+	return []string{distill.V1}
 }
 
 // ExtractDue is phase 1: every session idle long enough and young enough

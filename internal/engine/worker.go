@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/memory"
+)
+
+// workerLease keeps background rounds from piling up: a process started
+// after a hook while another round runs has nothing to do.
+const workerLease = "worker"
+
+// WorkReport says what one background round did.
+type WorkReport struct {
+	Busy        bool           `json:"busy,omitempty"` // another process was running a round
+	Maintenance MaintainReport `json:"maintenance"`
+	Phase1      Phase1Report   `json:"phase1"`
+	Phase2      []Phase2Report `json:"phase2,omitempty"`
+	Took        time.Duration  `json:"took_ns"`
+}
+
+// WorkDue is the cheap check a hook makes before starting a background
+// round: candidates due for promotion, a session due for extraction, or a
+// consolidation due.
+func (e *Engine) WorkDue(ctx context.Context) (bool, error) {
+	if due, err := e.MaintenanceDue(ctx); err != nil || due {
+		return due, err
+	}
+	c, set, err := e.Effective(ctx)
+	if err != nil || !c.Memory.Enabled || !c.Memory.Capture {
+		return false, err
+	}
+	now := e.now()
+	for _, v := range versionsOf(c) {
+		ids, err := e.store.EligibleSessions(ctx, memory.LocalAccount, v, now.Add(-time.Duration(e.cfg.Phase1.Idle)),
+			now.Add(-time.Duration(e.cfg.Phase1.MaxAge)), now, 1)
+		if err != nil || len(ids) > 0 {
+			return len(ids) > 0, err
+		}
+		if e.HasVault() && e.due(set, v) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// WorkOnce is one background round: maintenance, then phase 1 for every
+// due session, then phase 2 when due. Each step is a plain method tests
+// call directly; this only sequences them under the worker lease.
+func (e *Engine) WorkOnce(ctx context.Context) (WorkReport, error) {
+	start := time.Now()
+	var rep WorkReport
+	acct := memory.LocalAccount
+	lease := max(time.Duration(e.cfg.Phase1.Lease), time.Minute)
+	ok, err := e.store.AcquireLease(ctx, acct, workerLease, e.owner, e.now().Add(lease))
+	if err != nil || !ok {
+		rep.Busy = !ok
+		return rep, err
+	}
+	defer func() { _ = e.store.ReleaseLease(context.WithoutCancel(ctx), acct, workerLease, e.owner) }()
+	if rep.Maintenance, err = e.Maintain(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Phase1, err = e.ExtractDue(ctx); err != nil {
+		return rep, err
+	}
+	if e.HasVault() {
+		if due, err := e.ConsolidationDue(ctx); err != nil {
+			return rep, err
+		} else if due {
+			if rep.Phase2, err = e.Consolidate(ctx, false); err != nil {
+				return rep, err
+			}
+		}
+	}
+	rep.Took = time.Since(start)
+	return rep, nil
+}
