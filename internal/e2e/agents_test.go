@@ -3,19 +3,51 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
 
 // startServer starts a scripted model for one test and stops it after.
+// With CAIRN_E2E_REQUESTS=DIR, every request it recorded is written under
+// DIR/<test>/, to read what each agent really sent.
 func startServer(t *testing.T, steps ...Step) *Server {
 	t.Helper()
 	s, err := Start(steps...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
+	t.Cleanup(func() {
+		_ = s.Close()
+		if dir := os.Getenv("CAIRN_E2E_REQUESTS"); dir != "" {
+			if err := dumpRequests(filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")), s); err != nil {
+				t.Errorf("keep the requests: %v", err)
+			}
+		}
+	})
 	return s
+}
+
+// dumpRequests writes each recorded request body to dir, named by its
+// order, path and the script step it answered.
+func dumpRequests(dir string, s *Server) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, r := range s.Requests() {
+		step := fmt.Sprintf("step%d", r.Step)
+		if r.Side {
+			step = "side"
+		}
+		name := fmt.Sprintf("%02d-%s-%s-%s.json", r.Seq, r.Method, strings.ReplaceAll(strings.Trim(r.Path, "/"), "/", "_"), step)
+		if err := os.WriteFile(filepath.Join(dir, name), r.Body, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TestAgents is one user's two days with three agents, in order: each
@@ -28,6 +60,18 @@ func TestAgents(t *testing.T) {
 	t.Cleanup(func() {
 		// Leave no detached cairn behind, whatever failed.
 		_ = settle(w.real, 30*time.Second)
+		// With CAIRN_E2E_REQUESTS, cairn's store is kept beside the
+		// requests: HOME=DIR/home cairn ... reads it.
+		if dir := os.Getenv("CAIRN_E2E_REQUESTS"); dir != "" {
+			for _, sub := range []string{".local/share/cairn", ".config/cairn"} {
+				src := filepath.Join(w.home, sub)
+				if _, err := os.Stat(src); err == nil {
+					if err := copyTree(src, filepath.Join(dir, "home", sub)); err != nil {
+						t.Errorf("keep cairn's store: %v", err)
+					}
+				}
+			}
+		}
 	})
 	steps := []struct {
 		name   string

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/cairn-memory/cairn/internal/mcptools"
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/text"
 )
 
 // untrustedLabel opens every block cairn injects: the model is told the
@@ -25,9 +27,13 @@ const (
 	decisionKey = "plain Map with a size cap"
 )
 
+// markerPrefix opens cairn's marker with or without attributes
+// ("<cairn-memory>", "<cairn-memory v=…>").
+const markerPrefix = "<cairn-memory"
+
 // blocks are cairn's blocks in one request: every span inside its marker.
 func blocks(r Request) []string {
-	return r.Spans(memory.MarkerOpen, memory.MarkerClose)
+	return r.Spans(markerPrefix, memory.MarkerClose)
 }
 
 // firstTurn is the first request of the script (not a side request such as
@@ -82,21 +88,26 @@ func requireNoMemory(t *testing.T, srv *Server) {
 		if bs := blocks(r); len(bs) > 0 {
 			t.Errorf("request %d carries %d block(s) in a private session:\n%s", r.Seq, len(bs), bs[0])
 		}
-		if strings.Contains(string(r.Body), memory.MarkerOpen) {
-			t.Errorf("request %d holds %s in its raw body", r.Seq, memory.MarkerOpen)
+		if strings.Contains(string(r.Body), markerPrefix) {
+			t.Errorf("request %d holds %s in its raw body", r.Seq, markerPrefix)
 		}
 	}
 }
 
-// logBlockSize prints the size of cairn's blocks in one request in the
-// form the report greps for.
-func logBlockSize(t *testing.T, client string, bs []string) {
+// logBlockSize prints the size of cairn's blocks in the first model
+// request of a session, one line per block and one for all of them, in
+// tokens as cairn's own budgets count them (text.EstimateTokens) and as
+// the whole request's share: the figures BENCHMARKS.md quotes.
+func logBlockSize(t *testing.T, client string, r Request, bs []string) {
 	t.Helper()
-	chars := 0
-	for _, b := range bs {
+	chars, tokens := 0, 0
+	for i, b := range bs {
+		n := text.EstimateTokens(b)
 		chars += utf8.RuneCountInString(b)
+		tokens += n
+		t.Logf("BLOCK-SIZE client=%s block=%d chars=%d tokens=%d head=%q", client, i+1, utf8.RuneCountInString(b), n, clip(b, 60))
 	}
-	t.Logf("BLOCK-SIZE client=%s chars=%d tokens=%d blocks=%d", client, chars, (chars+3)/4, len(bs))
+	t.Logf("BLOCK-SIZE client=%s all blocks=%d chars=%d tokens=%d request_bytes=%d", client, len(bs), chars, tokens, len(r.Body))
 }
 
 // requireToolResult checks that a later request carries the tool's
@@ -116,6 +127,26 @@ func requireToolResult(t *testing.T, srv *Server, want string) {
 		}
 	}
 	t.Errorf("no tool result holds %q; results: %q", want, seen)
+}
+
+// cairnTools are the tools cairn's MCP server lists.
+var cairnTools = []string{mcptools.ToolSearch, mcptools.ToolRead, mcptools.ToolList,
+	mcptools.ToolRemember, mcptools.ToolTimeline, mcptools.ToolForget}
+
+// requireTools checks that the request offers the model every one of
+// cairn's MCP tools, named as the client names them (prefix + tool): the
+// client listed them and accepted each schema.
+func requireTools(t *testing.T, r Request, prefix string) {
+	t.Helper()
+	var missing []string
+	for _, name := range cairnTools {
+		if _, ok := find(r.Tools(), prefix+name); !ok {
+			missing = append(missing, prefix+name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("the model is not offered %s; offered: %s", strings.Join(missing, ", "), names(r.Tools()))
+	}
 }
 
 // roleOf returns the role of the Responses input item whose text holds

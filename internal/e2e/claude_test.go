@@ -17,6 +17,7 @@ type claudeRun struct {
 	result
 	Session string
 	Answer  string
+	Debug   string // Claude Code's debug log of the run
 }
 
 // claude runs one non-interactive Claude Code turn against srv.
@@ -26,7 +27,7 @@ func (w *world) claude(t *testing.T, srv *Server, prompt string, extraEnv ...str
 	env := w.env(append([]string{"ANTHROPIC_BASE_URL=" + srv.URL(), "ANTHROPIC_API_KEY=sk-ant-e2e-dummy"}, extraEnv...)...)
 	r := run(w.repo, env, w.agents["claude"], "-p", prompt, "--output-format", "json",
 		"--allowedTools", "mcp__cairn__memory_search", "--debug-file", debug)
-	out := claudeRun{result: r}
+	out := claudeRun{result: r, Debug: debug}
 	var res struct {
 		Result    string `json:"result"`
 		SessionID string `json:"session_id"`
@@ -53,6 +54,22 @@ func hookLines(path string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// requireHook checks Claude Code's debug log for a hook of event running
+// command; with done set, a line saying it finished that way.
+func requireHook(t *testing.T, debug, event, command, done string) {
+	t.Helper()
+	b, err := os.ReadFile(debug)
+	if err != nil {
+		t.Fatalf("Claude Code's debug log: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, event) && strings.Contains(l, "["+command+"]") && strings.Contains(l, done) {
+			return
+		}
+	}
+	t.Errorf("Claude Code's debug log shows no %s hook [%s] %s; its hook lines:\n%s", event, command, done, hookLines(debug))
 }
 
 // setupClaude runs `cairn setup claude-code` and, for the setup-layout
@@ -93,10 +110,8 @@ func (w *world) claudeDay1(t *testing.T) {
 	if !strings.Contains(c.Answer, "Noted") {
 		t.Errorf("claude answered %q, not the scripted answer", c.Answer)
 	}
-	first := firstTurn(t, srv)
-	if _, ok := find(first.Tools(), "mcp__cairn__memory_search"); !ok {
-		t.Errorf("Claude Code offered the model no mcp__cairn__memory_search: cairn's MCP server is not connected in the session (tools: %s)", names(first.Tools()))
-	}
+	// cairn's MCP server is connected in the session: its tools are offered.
+	requireTools(t, firstTurn(t, srv), "mcp__cairn__")
 	// The transcript is Claude Code's own file; cairn reads it when the
 	// session ends (SessionEnd hands it to a detached import).
 	matches, _ := filepath.Glob(filepath.Join(w.home, ".claude", "projects", "*", c.Session+".jsonl"))
@@ -107,6 +122,29 @@ func (w *world) claudeDay1(t *testing.T) {
 	w.settle(t)
 	if s.Parts < 2 {
 		t.Errorf("session %s holds %d parts; want the request and the answer", c.Session, s.Parts)
+	}
+	// Claude Code ran cairn's hooks at the end of the turn and of the
+	// session, as its debug log tells: Stop is async and, under -p, is
+	// cancelled at teardown (it may or may not have finished), SessionEnd
+	// must have finished with status 0; it hands the transcript to the
+	// detached import that stored the session.
+	requireHook(t, c.Debug, "Stop", w.cairn+" hook claude-code Stop", "")
+	requireHook(t, c.Debug, "SessionEnd", w.cairn+" hook claude-code SessionEnd", "with status 0")
+	// What is stored came from the transcript: the client's version and
+	// the user's words are in it, and no hook payload carries the version.
+	var shown struct {
+		ClientVersion string `json:"client_version"`
+		Turns         []struct {
+			Request string `json:"request"`
+			Outcome string `json:"outcome"`
+		} `json:"turns"`
+	}
+	w.json(t, &shown, "show", c.Session)
+	if v := w.version("claude"); shown.ClientVersion != v {
+		t.Errorf("the stored session says Claude Code %q; the transcript says %q", shown.ClientVersion, v)
+	}
+	if len(shown.Turns) != 1 || !strings.Contains(shown.Turns[0].Request, decisionText) || !strings.Contains(shown.Turns[0].Outcome, "Noted") {
+		t.Errorf("the stored session does not hold the day-1 turn: %+v", shown.Turns)
 	}
 	w.run(t, "maintain")
 	var notes struct {
@@ -160,8 +198,10 @@ func (w *world) claudeRecall(t *testing.T) {
 	srv := startServer(t, Step{Tool: "mcp__cairn__memory_search", Args: json.RawMessage(`{"query":"router cache"}`),
 		Text: "Memory says: a plain Map with a size cap."})
 	w.claude(t, srv, "Add a cache to the router.")
-	bs := requireMemory(t, firstTurn(t, srv))
-	logBlockSize(t, "claude-code", bs)
+	first := firstTurn(t, srv)
+	bs := requireMemory(t, first)
+	logBlockSize(t, "claude-code", first, bs)
+	requireTools(t, first, "mcp__cairn__")
 	requireToolResult(t, srv, decisionKey)
 	w.settle(t)
 }

@@ -92,7 +92,8 @@ func (w *world) codexDay2(t *testing.T) {
 	c := w.codex(t, srv, "Add a cache to the router.")
 	first := firstTurn(t, srv)
 	bs := requireMemory(t, first)
-	logBlockSize(t, "codex", bs)
+	logBlockSize(t, "codex", first, bs)
+	requireTools(t, first, "mcp__cairn__")
 	for _, key := range []string{ruleKey, decisionKey} {
 		if role := roleOf(first, key); role != "developer" {
 			t.Errorf("%q reached the model as %q; Codex hook context is a developer message", key, role)

@@ -113,14 +113,28 @@ func ensure(t *testing.T, cache string, p pin) {
 }
 
 // buildCairn builds the binary under test, with the test's own
-// environment (its Go caches).
+// environment (its Go caches), into dir. CAIRN_E2E_CAIRN=PATH tests that
+// binary instead (a release build, or one built from a clean checkout
+// while the working tree is mid-edit); it is copied into dir, since the
+// suite tells cairn's processes apart by their executable's path.
 func buildCairn(t *testing.T, dir string) string {
 	t.Helper()
+	bin := filepath.Join(dir, "cairn")
+	if given := os.Getenv("CAIRN_E2E_CAIRN"); given != "" {
+		b, err := os.ReadFile(given)
+		if err != nil {
+			t.Fatalf("CAIRN_E2E_CAIRN: %v", err)
+		}
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("testing %s (CAIRN_E2E_CAIRN), not a build of this tree", given)
+		return bin
+	}
 	gomod, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		t.Fatalf("go env GOMOD: %v", err)
 	}
-	bin := filepath.Join(dir, "cairn")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/cairn")
 	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
 	if out, err := cmd.CombinedOutput(); err != nil {

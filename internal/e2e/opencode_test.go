@@ -94,7 +94,8 @@ func (w *world) openCodeRecall(t *testing.T) {
 	c := w.opencode(t, srv, "Add a cache to the router.")
 	first := firstTurn(t, srv)
 	bs := requireMemory(t, first)
-	logBlockSize(t, "opencode", bs)
+	logBlockSize(t, "opencode", first, bs)
+	requireTools(t, first, "cairn_")
 	for _, key := range []string{ruleKey, decisionKey} {
 		if role := roleOf(first, key); role == "user" || role == "" {
 			t.Errorf("%q reached the model as %q; the plugin adds it to the system prompt", key, role)

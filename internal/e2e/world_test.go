@@ -25,6 +25,7 @@ type world struct {
 	real   string // the binary built from this tree
 	path   string
 	agents map[string]string // agent name -> its executable
+	pins   map[string]string // agent name -> its pinned version
 	plugin string            // OpenCode's plugin dependencies, to seed its config dir
 	fault  string
 }
@@ -38,7 +39,7 @@ var faults = map[string]string{
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	w := &world{agents: map[string]string{}, fault: os.Getenv("CAIRN_E2E_BREAK")}
+	w := &world{agents: map[string]string{}, pins: map[string]string{}, fault: os.Getenv("CAIRN_E2E_BREAK")}
 	if w.fault != "" {
 		if _, ok := faults[w.fault]; !ok {
 			t.Fatalf("CAIRN_E2E_BREAK=%q: known faults are %v", w.fault, faults)
@@ -55,6 +56,7 @@ func newWorld(t *testing.T) *world {
 		}
 		exe := filepath.Join(p.root(cache), ".bin", p.bin)
 		w.agents[p.bin] = exe
+		w.pins[p.bin] = p.version
 		bins = append(bins, filepath.Dir(exe))
 	}
 	for _, a := range []string{"claude", "codex", "opencode"} {
@@ -150,6 +152,9 @@ func (w *world) initRepo(t *testing.T) {
 		}
 	}
 }
+
+// version is an agent's pinned version.
+func (w *world) version(agent string) string { return w.pins[agent] }
 
 // run runs cairn in the repository and fails the test if it fails.
 func (w *world) run(t *testing.T, args ...string) string {
