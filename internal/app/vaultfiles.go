@@ -198,3 +198,6 @@ func (f *vaultFiles) Close() error {
 	}
 	return nil
 }
+
+// Root is the folder's path.
+func (f *vaultFiles) Root() string { return f.root() }

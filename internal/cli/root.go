@@ -51,6 +51,10 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newHookCmd(f),
 		newMCPCmd(f),
 		newSetupCmd(f),
+		newConsolidateCmd(f),
+		newWorkerCmd(f),
+		newVaultCmd(f),
+		newResetCmd(f),
 	)
 	return root
 }

@@ -35,10 +35,10 @@ const (
 // relative to the vault root with forward slashes; Before is empty for an
 // added file, After for a deleted one.
 type Change struct {
-	Path   string
-	Kind   ChangeKind
-	Before []byte
-	After  []byte
+	Path   string     `json:"path"`
+	Kind   ChangeKind `json:"kind"`
+	Before []byte     `json:"before,omitempty"`
+	After  []byte     `json:"after,omitempty"`
 }
 
 // Mode is how much of the previous state a pass starts from.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cairn-memory/cairn/internal/distill"
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -113,4 +114,95 @@ func (e *Engine) summaryText(ctx context.Context) string {
 	}
 	_, rest, _ := strings.Cut(s, "\n")
 	return strings.TrimSpace(rest)
+}
+
+// VaultFileRead counts a read of a vault file as a use: a recap read
+// (by a person or an agent's tool) keeps its extraction ranked and
+// unpruned.
+func (e *Engine) VaultFileRead(ctx context.Context, path string) error {
+	slug, ok := strings.CutPrefix(path, "rollout_summaries/")
+	if !ok {
+		return nil
+	}
+	slug, ok = strings.CutSuffix(slug, ".md")
+	if !ok || slug == "" || strings.Contains(slug, "/") {
+		return nil
+	}
+	return e.store.MarkExtractionsUsed(ctx, memory.LocalAccount, []string{slug})
+}
+
+// VaultStatus is what the vault screen and `cairn vault status` show.
+type VaultStatus struct {
+	Version   string           `json:"version"`
+	Root      string           `json:"root,omitempty"`
+	Baselines int              `json:"baselines"`
+	Changes   []distill.Change `json:"changes"`
+	LastPass  time.Time        `json:"last_pass,omitzero"`
+	NextPass  time.Time        `json:"next_pass,omitzero"`
+}
+
+// VaultStatus reports a version's folder: its changes since the last
+// baseline and when consolidation last ran and runs next.
+func (e *Engine) VaultStatus(ctx context.Context, version string) (VaultStatus, error) {
+	vf, err := e.Vault(ctx, version)
+	if err != nil {
+		return VaultStatus{}, err
+	}
+	if version == "" {
+		vs, _ := e.Versions(ctx)
+		version = vs[0]
+	}
+	st := VaultStatus{Version: version}
+	if r, ok := vf.(interface{ Root() string }); ok {
+		st.Root = r.Root()
+	}
+	if st.Baselines, err = vf.Baselines(ctx); err != nil {
+		return st, err
+	}
+	if st.Changes, err = vf.Diff(ctx); err != nil {
+		return st, err
+	}
+	for i := range st.Changes {
+		st.Changes[i].Before, st.Changes[i].After = nil, nil
+	}
+	set, err := e.store.Settings(ctx, memory.LocalAccount)
+	if err != nil {
+		return st, err
+	}
+	if t, err := time.Parse(time.RFC3339Nano, set[lastPassKey(version)]); err == nil {
+		st.LastPass = t
+		st.NextPass = t.Add(time.Duration(e.cfg.Phase2.Interval))
+	}
+	return st, nil
+}
+
+// VaultRead reads a file of the version in force and counts the use.
+func (e *Engine) VaultRead(ctx context.Context, path string) (string, error) {
+	vf, err := e.Vault(ctx, "")
+	if err != nil {
+		return "", err
+	}
+	b, err := vf.Read(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	return string(b), e.VaultFileRead(ctx, path)
+}
+
+// VaultList lists the files of the version in force under dir.
+func (e *Engine) VaultList(ctx context.Context, dir string) ([]string, error) {
+	vf, err := e.Vault(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return vf.List(ctx, dir)
+}
+
+// VaultGrep searches the files of the version in force.
+func (e *Engine) VaultGrep(ctx context.Context, pattern string, regex bool, limit int) ([]VaultMatch, error) {
+	vf, err := e.Vault(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return vf.Grep(ctx, pattern, regex, limit)
 }

@@ -2,7 +2,11 @@ package mcptools
 
 import (
 	"context"
+	"maps"
+	"regexp"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +33,48 @@ type fakeEngine struct {
 	queries  []engine.FactQuery
 	forgot   []engine.Ref
 	pending  []engine.Write
+	// files are the memory files; nil: the engine keeps none.
+	files map[string]string
+}
+
+func (f *fakeEngine) VaultRead(_ context.Context, path string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.files == nil {
+		return "", memory.Errorf(memory.CodeUnavailable, "no memory files")
+	}
+	b, ok := f.files[path]
+	if !ok {
+		return "", memory.Errorf(memory.CodeNotFound, "%s does not exist in the vault", path)
+	}
+	return b, nil
+}
+
+func (f *fakeEngine) VaultList(_ context.Context, _ string) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.files == nil {
+		return nil, memory.Errorf(memory.CodeUnavailable, "no memory files")
+	}
+	return slices.Sorted(maps.Keys(f.files)), nil
+}
+
+func (f *fakeEngine) VaultGrep(_ context.Context, pattern string, _ bool, limit int) ([]engine.VaultMatch, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.files == nil {
+		return nil, memory.Errorf(memory.CodeUnavailable, "no memory files")
+	}
+	re := regexp.MustCompile(pattern)
+	var out []engine.VaultMatch
+	for _, p := range slices.Sorted(maps.Keys(f.files)) {
+		for i, l := range strings.Split(f.files[p], "\n") {
+			if re.MatchString(l) && len(out) < limit {
+				out = append(out, engine.VaultMatch{Path: p, Line: i + 1, Text: l})
+			}
+		}
+	}
+	return out, nil
 }
 
 var t0 = time.Date(2026, 5, 1, 14, 0, 0, 0, time.UTC)

@@ -20,7 +20,7 @@ const listDescription = `List what cairn holds for the current place, newest fir
 
 // ListInput is memory_list's arguments.
 type ListInput struct {
-	Kind  string `json:"kind,omitempty" jsonschema:"notes, facts or episodes (default: all three)"`
+	Kind  string `json:"kind,omitempty" jsonschema:"notes, facts or episodes (default: all three); or files, the memory files"`
 	Cwd   string `json:"cwd,omitempty" jsonschema:"absolute path of the directory whose memory to list (default: the project the client runs in)"`
 	Limit int    `json:"limit,omitempty" jsonschema:"most rows of each kind"`
 }
@@ -34,6 +34,8 @@ type ListOutput struct {
 	Episodes []EpisodeView `json:"episodes,omitempty"`
 	// More counts rows of each kind left out by the limit.
 	More map[string]int `json:"more,omitempty" jsonschema:"rows of each kind left out by the limit"`
+	// Files are the memory files' paths (kind files).
+	Files []string `json:"files,omitempty" jsonschema:"the memory files, for memory_read"`
 }
 
 // ChangeView is a fact that was replaced, and what replaced it.
@@ -46,8 +48,10 @@ func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, in ListInpu
 	kind := strings.TrimSpace(in.Kind)
 	switch kind {
 	case "", "notes", "facts", "episodes":
+	case "files":
+		return s.listFiles(ctx)
 	default:
-		return "", ListOutput{}, invalidf("unknown kind %q: use notes, facts or episodes, or leave it out for all three", clip(kind, 40))
+		return "", ListOutput{}, invalidf("unknown kind %q: use notes, facts, episodes or files, or leave it out for the first three", clip(kind, 40))
 	}
 	limit := in.Limit
 	if limit == 0 {

@@ -51,7 +51,7 @@ func forgetSchema() *jsonschema.Schema { return schemaFor[ForgetInput](nil) }
 
 func listSchema() *jsonschema.Schema {
 	return schemaFor[ListInput](func(p map[string]*jsonschema.Schema) {
-		p["kind"].Enum = enum("notes", "facts", "episodes")
+		p["kind"].Enum = enum("notes", "facts", "episodes", "files")
 		between(p["limit"], 1, maxListLimit, defaultListLimit)
 	})
 }

@@ -39,6 +39,8 @@ type SearchOutput struct {
 	Place memory.Place `json:"place"`
 	Scope string       `json:"scope"`
 	Hits  []Hit        `json:"hits"`
+	// Files are lines of the memory files holding the query's words.
+	Files []FileHit `json:"files,omitempty" jsonschema:"lines of the memory files (MEMORY.md, recaps, skills) holding the query's words; memory_read reads a file by its path"`
 }
 
 // Hit is one search result.
@@ -132,6 +134,7 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			out.Hits = append(out.Hits, hit)
 		}
 	}
+	out.Files = s.searchFiles(ctx, q)
 	return renderSearch(out, len(res.Terms) == 0), out, nil
 }
 
@@ -226,7 +229,7 @@ func renderSearch(o SearchOutput, noTerms bool) string {
 	case noTerms:
 		fmt.Fprintf(&b, "Nothing searched: %q has no searchable words. Use a few distinctive words.\n", clip(o.Query, 80))
 		return b.String()
-	case len(o.Hits) == 0:
+	case len(o.Hits) == 0 && len(o.Files) == 0:
 		fmt.Fprintf(&b, "No memory matched %q in %s (scope %s). Try other words, or a wider scope: project, repo, everywhere.\n", clip(o.Query, 80), where, o.Scope)
 		return b.String()
 	}
@@ -235,6 +238,12 @@ func renderSearch(o SearchOutput, noTerms bool) string {
 	for _, h := range o.Hits {
 		b.WriteString(hitLine(h))
 		b.WriteByte('\n')
+	}
+	if len(o.Files) > 0 {
+		b.WriteString("In the memory files:\n")
+		for _, f := range o.Files {
+			fmt.Fprintf(&b, "- %s:%d: %s\n", f.Path, f.Line, f.Text)
+		}
 	}
 	b.WriteString("memory_read shows a ref in full. If you use any of these, end your answer with <cairn-cite>the refs you used</cairn-cite>.\n")
 	return b.String()

@@ -29,6 +29,7 @@ type Engine interface {
 	// RememberLater keeps a write until the running turn ends: applied
 	// when the turn completes, dropped if it is refused.
 	RememberLater(ctx context.Context, w engine.Write) (pendingID int64, err error)
+	VaultReader
 }
 
 // Options configures a server; zero fields take defaults.
