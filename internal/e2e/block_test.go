@@ -8,8 +8,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/cairn-memory/cairn/internal/mcptools"
-	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/text"
 )
 
@@ -27,13 +25,17 @@ const (
 	decisionKey = "plain Map with a size cap"
 )
 
-// markerPrefix opens cairn's marker with or without attributes
-// ("<cairn-memory>", "<cairn-memory v=…>").
-const markerPrefix = "<cairn-memory"
+// cairn's marker around every block it injects, as the model sees it
+// (internal/memory spells it; the suite checks the wire, so it spells it
+// again). The prefix opens it with or without attributes.
+const (
+	markerPrefix = "<cairn-memory"
+	markerClose  = "</cairn-memory>"
+)
 
 // blocks are cairn's blocks in one request: every span inside its marker.
 func blocks(r Request) []string {
-	return r.Spans(markerPrefix, memory.MarkerClose)
+	return r.Spans(markerPrefix, markerClose)
 }
 
 // firstTurn is the first request of the script (not a side request such as
@@ -56,7 +58,7 @@ func requireMemory(t *testing.T, r Request) []string {
 	t.Helper()
 	bs := blocks(r)
 	if len(bs) == 0 {
-		t.Fatalf("no %s block in the request the model got (%d bytes)", memory.MarkerOpen, len(r.Body))
+		t.Fatalf("no %s> block in the request the model got (%d bytes)", markerPrefix, len(r.Body))
 	}
 	for _, want := range []string{ruleKey, decisionKey} {
 		found := false
@@ -105,9 +107,25 @@ func logBlockSize(t *testing.T, client string, r Request, bs []string) {
 		n := text.EstimateTokens(b)
 		chars += utf8.RuneCountInString(b)
 		tokens += n
-		t.Logf("BLOCK-SIZE client=%s block=%d chars=%d tokens=%d head=%q", client, i+1, utf8.RuneCountInString(b), n, clip(b, 60))
+		// The fixed preamble (label, rules of use) ends where the result
+		// starts; every block repeats it.
+		pre := -1
+		if j := strings.Index(b, "\nResult:"); j >= 0 {
+			pre = text.EstimateTokens(b[:j+1])
+		}
+		t.Logf("BLOCK-SIZE client=%s block=%d chars=%d tokens=%d preamble_tokens=%d rows=%q", client, i+1, utf8.RuneCountInString(b), n, pre, resultLine(b))
 	}
 	t.Logf("BLOCK-SIZE client=%s all blocks=%d chars=%d tokens=%d request_bytes=%d", client, len(bs), chars, tokens, len(r.Body))
+}
+
+// resultLine is a block's "Result: …" line, which says how many rows it holds.
+func resultLine(b string) string {
+	i := strings.Index(b, "\nResult:")
+	if i < 0 {
+		return ""
+	}
+	line, _, _ := strings.Cut(b[i+1:], "\n")
+	return clip(line, 40)
 }
 
 // requireToolResult checks that a later request carries the tool's
@@ -129,9 +147,10 @@ func requireToolResult(t *testing.T, srv *Server, want string) {
 	t.Errorf("no tool result holds %q; results: %q", want, seen)
 }
 
-// cairnTools are the tools cairn's MCP server lists.
-var cairnTools = []string{mcptools.ToolSearch, mcptools.ToolRead, mcptools.ToolList,
-	mcptools.ToolRemember, mcptools.ToolTimeline, mcptools.ToolForget}
+// cairnTools are the tools cairn's MCP server lists, by the names agents
+// and users know them (internal/mcptools defines them).
+var cairnTools = []string{"memory_search", "memory_read", "memory_list",
+	"memory_remember", "memory_timeline", "memory_forget"}
 
 // requireTools checks that the request offers the model every one of
 // cairn's MCP tools, named as the client names them (prefix + tool): the
