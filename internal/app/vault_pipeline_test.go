@@ -353,6 +353,26 @@ func TestVaultPipeline(t *testing.T) {
 	if got := w.baselines(t); got != n+1 {
 		t.Fatalf("the raced pass made %d baselines", got-n)
 	}
+
+	// Citations and reads of a recap count as uses, which rank it.
+	_, db := w.engine(t, "proc-c", nil)
+	xs, err := db.Extractions(ctx, memory.LocalAccount, "v1")
+	if err != nil || len(xs) == 0 {
+		t.Fatal(err)
+	}
+	slug := xs[0].Slug
+	cite := "Done, as before. <cairn-cite>v:" + distill.RecapPath(slug) + "#L1-L3, n1</cairn-cite>"
+	writeLines(t, filepath.Join(proj, "cites.jsonl"), claudeLines("cites", repo, w.clock.now(), []ccTurn{{User: "Do it like last time.", Answer: cite}}))
+	importClaude(t, eng, filepath.Join(proj, "cites.jsonl"))
+	if _, err := eng.VaultRead(ctx, distill.RecapPath(slug)); err != nil {
+		t.Fatal(err)
+	}
+	xs, _ = db.Extractions(ctx, memory.LocalAccount, "v1")
+	for _, x := range xs {
+		if x.Slug == slug && x.UsageCount != 2 {
+			t.Fatalf("a cited and read recap counts %d uses, want 2", x.UsageCount)
+		}
+	}
 }
 
 // gatedVault calls at when a pass makes its baseline, so a test can act

@@ -464,6 +464,11 @@ func cut(text string, cited []string) (string, []string) {
 			cited = append(cited, ref)
 		}
 	}
+	for _, v := range c.Vault {
+		if ref := "v:" + v.Path; !slices.Contains(cited, ref) {
+			cited = append(cited, ref)
+		}
+	}
 	return clean, cited
 }
 

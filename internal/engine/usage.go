@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -20,6 +21,7 @@ type UsageStore interface {
 // one use (seed 001's citation loop).
 func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[string]int64) error {
 	var stmts, eps []int64
+	var recaps []string
 	for _, t := range s.Turns {
 		id, ok := changed[t.Key]
 		if !ok {
@@ -32,6 +34,12 @@ func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[st
 			return err
 		}
 		for _, ref := range t.Cited {
+			if path, ok := strings.CutPrefix(ref, "v:"); ok {
+				if slug, ok := recapSlug(path); ok {
+					recaps = append(recaps, slug)
+				}
+				continue
+			}
 			if len(ref) < 2 {
 				continue
 			}
@@ -48,6 +56,9 @@ func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[st
 		}
 	}
 	if err := e.store.MarkUsed(ctx, memory.LocalAccount, stmts); err != nil {
+		return err
+	}
+	if err := e.store.MarkExtractionsUsed(ctx, memory.LocalAccount, recaps); err != nil {
 		return err
 	}
 	return e.store.MarkEpisodesUsed(ctx, memory.LocalAccount, eps)

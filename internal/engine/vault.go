@@ -120,15 +120,21 @@ func (e *Engine) summaryText(ctx context.Context) string {
 // (by a person or an agent's tool) keeps its extraction ranked and
 // unpruned.
 func (e *Engine) VaultFileRead(ctx context.Context, path string) error {
-	slug, ok := strings.CutPrefix(path, "rollout_summaries/")
+	slug, ok := recapSlug(path)
 	if !ok {
 		return nil
 	}
-	slug, ok = strings.CutSuffix(slug, ".md")
-	if !ok || slug == "" || strings.Contains(slug, "/") {
-		return nil
-	}
 	return e.store.MarkExtractionsUsed(ctx, memory.LocalAccount, []string{slug})
+}
+
+// recapSlug reads the slug of a recap's path.
+func recapSlug(path string) (string, bool) {
+	slug, ok := strings.CutPrefix(strings.TrimPrefix(path, "./"), "rollout_summaries/")
+	if !ok {
+		return "", false
+	}
+	slug, ok = strings.CutSuffix(slug, ".md")
+	return slug, ok && slug != "" && !strings.Contains(slug, "/")
 }
 
 // VaultStatus is what the vault screen and `cairn vault status` show.
