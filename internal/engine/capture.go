@@ -53,7 +53,7 @@ func (e *Engine) captureSession(ctx context.Context, s memory.Session, changed m
 		}
 		t.ID, t.SessionID = id, s.ID
 		if !sw.CaptureOn() {
-			if err := e.store.Enqueue(ctx, memory.LocalAccount, "turn", s.ID, id); err != nil {
+			if err := e.store.Enqueue(ctx, e.acct, "turn", s.ID, id); err != nil {
 				return err
 			}
 			continue
@@ -70,7 +70,7 @@ func (e *Engine) flushCapture(ctx context.Context, b *captureBatch) error {
 	if len(b.episodes) == 0 && len(b.cands) == 0 && len(b.props) == 0 {
 		return nil
 	}
-	applied, err := e.store.SaveCapture(ctx, memory.LocalAccount, b.episodes, b.cands, b.props)
+	applied, err := e.store.SaveCapture(ctx, e.acct, b.episodes, b.cands, b.props)
 	if err != nil {
 		return err
 	}
@@ -158,12 +158,12 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 	}
 	done := 0
 	for {
-		q, err := e.store.Queued(ctx, memory.LocalAccount, 100)
+		q, err := e.store.Queued(ctx, e.acct, 100)
 		if err != nil || len(q) == 0 {
 			return done, err
 		}
 		for _, item := range q {
-			s, err := e.store.SessionOfTurn(ctx, memory.LocalAccount, item.TurnID)
+			s, err := e.store.SessionOfTurn(ctx, e.acct, item.TurnID)
 			if err == nil {
 				for _, t := range s.Turns {
 					if t.ID == item.TurnID {
@@ -179,7 +179,7 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 			} else if memory.ErrorCode(err) != memory.CodeNotFound {
 				return done, err
 			}
-			if err := e.store.Unqueue(ctx, memory.LocalAccount, item.ID); err != nil {
+			if err := e.store.Unqueue(ctx, e.acct, item.ID); err != nil {
 				return done, err
 			}
 			done++

@@ -51,7 +51,7 @@ func (e *Engine) ConsolidationDue(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	set, err := e.store.Settings(ctx, memory.LocalAccount)
+	set, err := e.store.Settings(ctx, e.acct)
 	if err != nil {
 		return false, err
 	}
@@ -80,7 +80,7 @@ func (e *Engine) Consolidate(ctx context.Context, force bool) ([]Phase2Report, e
 	if err != nil {
 		return nil, err
 	}
-	acct := memory.LocalAccount
+	acct := e.acct
 	lease := e.leaseLen()
 	ok, err := e.store.AcquireLease(ctx, acct, consolidateLease, e.owner, e.now().Add(lease))
 	if err != nil {
@@ -145,7 +145,7 @@ func (e *Engine) heartbeat(ctx context.Context, cancel context.CancelCauseFunc, 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			ok, err := e.store.RenewLease(ctx, memory.LocalAccount, consolidateLease, e.owner, e.now().Add(lease))
+			ok, err := e.store.RenewLease(ctx, e.acct, consolidateLease, e.owner, e.now().Add(lease))
 			if ctx.Err() != nil {
 				return
 			}
@@ -174,7 +174,7 @@ func (e *Engine) consolidateVersion(ctx context.Context, v string) (Phase2Report
 	if rep.Mirrored, err = e.mirrorExtensions(ctx, vf); err != nil {
 		return rep, err
 	}
-	set, err := e.store.Settings(ctx, memory.LocalAccount)
+	set, err := e.store.Settings(ctx, e.acct)
 	if err != nil {
 		return rep, err
 	}
@@ -234,7 +234,7 @@ func baselineMessage(r Phase2Report) string {
 // recaps that fell out. A recap a person deleted since the baseline is
 // not written back: the diff must show the deletion so it propagates.
 func (e *Engine) publish(ctx context.Context, vf VaultFiles, v string, dropped []string, rep *Phase2Report) ([]memory.Extraction, error) {
-	acct, now := memory.LocalAccount, e.now()
+	acct, now := e.acct, e.now()
 	unused := now.Add(-time.Duration(e.cfg.Phase2.UnusedDays))
 	var err error
 	if rep.Pruned, err = e.store.PruneExtractions(ctx, acct, v, unused); err != nil {
@@ -330,7 +330,7 @@ func (e *Engine) consolidateInput(ctx context.Context, vf VaultFiles, v string, 
 	if in.Extensions, err = readTree(ctx, vf, "extensions", func(p string) (string, bool) { return p, true }); err != nil {
 		return in, err
 	}
-	in.Statements, err = e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Current: true, Evidence: true})
+	in.Statements, err = e.store.Statements(ctx, e.acct, memory.StatementFilter{Current: true, Evidence: true})
 	return in, err
 }
 
@@ -339,7 +339,7 @@ func (e *Engine) consolidateInput(ctx context.Context, vf VaultFiles, v string, 
 // supersede what they replaced, and dropped keys are kept so the lines
 // stay out. Note files follow their rows.
 func (e *Engine) applyEdits(ctx context.Context, vf VaultFiles, v string, in distill.ConsolidateInput, ed distill.Edits, rep *Phase2Report) error {
-	acct := memory.LocalAccount
+	acct := e.acct
 	for _, id := range ed.Retract {
 		if _, err := e.store.WithdrawStatement(ctx, acct, id, memory.ReasonRetracted); err != nil &&
 			!memory.IsCode(err, memory.CodeConflict) && !memory.IsCode(err, memory.CodeNotFound) {
@@ -408,7 +408,7 @@ func (e *Engine) applyEdits(ctx context.Context, vf VaultFiles, v string, in dis
 // evidence kept so provenance survives the edit, the old row closed as
 // superseded by it.
 func (e *Engine) supersede(ctx context.Context, s distill.Supersession) (memory.Statement, error) {
-	old, err := e.store.Statement(ctx, memory.LocalAccount, s.ID)
+	old, err := e.store.Statement(ctx, e.acct, s.ID)
 	if err != nil {
 		return old, err
 	}
@@ -426,7 +426,7 @@ func (e *Engine) supersede(ctx context.Context, s distill.Supersession) (memory.
 	p.Decide = func([]memory.Statement) temporal.Plan {
 		return temporal.Plan{Row: st, Close: []temporal.Close{{ID: old.ID, InvalidAt: now, Reason: memory.ReasonSuperseded}}}
 	}
-	out, err := e.store.ApplyStatements(ctx, memory.LocalAccount, []temporal.Proposal{p})
+	out, err := e.store.ApplyStatements(ctx, e.acct, []temporal.Proposal{p})
 	if err != nil {
 		return old, err
 	}
@@ -438,7 +438,7 @@ func (e *Engine) supersede(ctx context.Context, s distill.Supersession) (memory.
 // runs after the hand edits are applied, so a file a person deleted has
 // already retracted its row and is not brought back.
 func (e *Engine) republishNotes(ctx context.Context, vf VaultFiles) (int, error) {
-	notes, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Current: true, Kinds: []memory.Kind{memory.KindNote}})
+	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Current: true, Kinds: []memory.Kind{memory.KindNote}})
 	if err != nil {
 		return 0, err
 	}

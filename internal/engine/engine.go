@@ -49,6 +49,8 @@ type Engine struct {
 	owner            string
 	vaults           vaults
 	extensions       []ExtensionSource
+	// acct is the account every read and write is for.
+	acct memory.AccountID
 }
 
 // Options configures New; zero fields take defaults.
@@ -70,6 +72,9 @@ type Options struct {
 	Vaults VaultOpener
 	// Extensions are other agents' memory folders mirrored into the vault.
 	Extensions []ExtensionSource
+	// Account is whose memory this engine serves; zero: the local user.
+	// A gateway builds one engine per account.
+	Account memory.AccountID
 }
 
 // New builds an engine over a store.
@@ -79,7 +84,10 @@ func New(store Store, o Options) *Engine {
 	if e.sessionExtractor == nil {
 		e.sessionExtractor = deterministicExtractor{}
 	}
-	e.vaults.open, e.extensions = o.Vaults, o.Extensions
+	e.vaults.open, e.extensions, e.acct = o.Vaults, o.Extensions, o.Account
+	if e.acct == 0 {
+		e.acct = memory.LocalAccount
+	}
 	if o.Vaults != nil {
 		e.vaultSummary = func() string { return e.summaryText(context.Background()) }
 	}

@@ -108,7 +108,7 @@ func (e *Engine) cited(ctx context.Context, m memory.Match) []memory.Evidence {
 	if m.Layer != memory.L1 {
 		return nil
 	}
-	st, err := e.store.Statement(ctx, memory.LocalAccount, m.ID)
+	st, err := e.store.Statement(ctx, e.acct, m.ID)
 	if err != nil {
 		return nil
 	}

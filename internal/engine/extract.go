@@ -116,7 +116,7 @@ func (e *Engine) ExtractDue(ctx context.Context) (Phase1Report, error) {
 		for {
 			now := e.now()
 			p := e.cfg.Phase1
-			ids, err := e.store.EligibleSessions(ctx, memory.LocalAccount, v, now.Add(-time.Duration(p.Idle)), now.Add(-time.Duration(p.MaxAge)), now, phase1Batch)
+			ids, err := e.store.EligibleSessions(ctx, e.acct, v, now.Add(-time.Duration(p.Idle)), now.Add(-time.Duration(p.MaxAge)), now, phase1Batch)
 			if err != nil {
 				return rep, err
 			}
@@ -182,7 +182,7 @@ func (e *Engine) extractBatch(ctx context.Context, version string, ids []int64, 
 // extractOne claims, extracts and records one session.
 func (e *Engine) extractOne(ctx context.Context, version string, id int64, learnExternal bool) (Phase1Report, error) {
 	rep := Phase1Report{Eligible: 1}
-	acct := memory.LocalAccount
+	acct := e.acct
 	ok, err := e.store.ClaimJob(ctx, acct, id, version, e.owner, e.now().Add(time.Duration(e.cfg.Phase1.Lease)))
 	if err != nil || !ok {
 		rep.Lost = 1
@@ -225,7 +225,7 @@ func (e *Engine) extractOne(ctx context.Context, version string, id int64, learn
 // denies learning, and, unless learning from external context is on, a
 // session that pulled in external content.
 func (e *Engine) skipSession(ctx context.Context, s memory.Session, learnExternal bool) (string, bool, error) {
-	name, err := e.store.SessionPreset(ctx, memory.LocalAccount, s.Provider, s.ExternalID)
+	name, err := e.store.SessionPreset(ctx, e.acct, s.Provider, s.ExternalID)
 	if err != nil {
 		return "", false, err
 	}
@@ -255,11 +255,11 @@ func (e *Engine) extractInput(ctx context.Context, s memory.Session, version str
 			t.Parts[j].Text = memory.StripMarked(t.Parts[j].Text)
 		}
 	}
-	eps, err := e.store.SessionEpisodes(ctx, memory.LocalAccount, s.ID)
+	eps, err := e.store.SessionEpisodes(ctx, e.acct, s.ID)
 	if err != nil {
 		return distill.ExtractInput{}, err
 	}
-	st, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Session: s.ID, Live: true, Evidence: true})
+	st, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Session: s.ID, Live: true, Evidence: true})
 	if err != nil {
 		return distill.ExtractInput{}, err
 	}
@@ -269,7 +269,7 @@ func (e *Engine) extractInput(ctx context.Context, s memory.Session, version str
 // failJob records an extractor failure: retried with exponential backoff
 // (1, 2, 4 … minutes, at most a day) until MaxAttempts, then failed.
 func (e *Engine) failJob(ctx context.Context, rep *Phase1Report, id int64, version string, cause error) error {
-	acct := memory.LocalAccount
+	acct := e.acct
 	n, err := e.store.JobAttempts(ctx, acct, id, version)
 	if err != nil {
 		return err

@@ -79,11 +79,11 @@ func (e *Engine) Facts(ctx context.Context, q FactQuery) (FactsView, error) {
 	if len(kinds) == 0 {
 		kinds = []memory.Kind{memory.KindFact, memory.KindEvent}
 	}
-	cur, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: kinds, Sight: see, Current: true, Evidence: true})
+	cur, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: kinds, Sight: see, Current: true, Evidence: true})
 	if err != nil {
 		return FactsView{}, err
 	}
-	all, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: kinds, Sight: see, Live: true})
+	all, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: kinds, Sight: see, Live: true})
 	if err != nil {
 		return FactsView{}, err
 	}
@@ -108,7 +108,7 @@ func (e *Engine) Timeline(ctx context.Context, q FactQuery, clock temporal.Clock
 	if err != nil {
 		return nil, err
 	}
-	rows, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: q.Kinds, Sight: see})
+	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: q.Kinds, Sight: see})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (e *Engine) AsOf(ctx context.Context, q FactQuery, t time.Time, clock tempo
 	if err != nil {
 		return nil, err
 	}
-	rows, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: q.Kinds, Sight: see})
+	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: q.Kinds, Sight: see})
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func liveOnly(rows []memory.Statement) []memory.Statement {
 
 // Export writes every statement, both clocks and evidence, as JSON lines.
 func (e *Engine) Export(ctx context.Context, w io.Writer) (int, error) {
-	rows, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Evidence: true})
+	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Evidence: true})
 	if err != nil {
 		return 0, err
 	}
@@ -161,7 +161,7 @@ func (e *Engine) Export(ctx context.Context, w io.Writer) (int, error) {
 // Retract takes a current row back: it stays as history on the system
 // clock and leaves the world clock as it was.
 func (e *Engine) Retract(ctx context.Context, id int64) (memory.Statement, error) {
-	s, err := e.store.WithdrawStatement(ctx, memory.LocalAccount, id, memory.ReasonRetracted)
+	s, err := e.store.WithdrawStatement(ctx, e.acct, id, memory.ReasonRetracted)
 	if err == nil {
 		e.noteChanged(ctx, s)
 	}
@@ -171,7 +171,7 @@ func (e *Engine) Retract(ctx context.Context, id int64) (memory.Statement, error
 // Reopen makes a closed or withdrawn row current again, closing what had
 // replaced it in its slot.
 func (e *Engine) Reopen(ctx context.Context, id int64) (memory.Statement, error) {
-	s, err := e.store.Statement(ctx, memory.LocalAccount, id)
+	s, err := e.store.Statement(ctx, e.acct, id)
 	if err != nil {
 		return s, err
 	}
@@ -182,7 +182,7 @@ func (e *Engine) Reopen(ctx context.Context, id int64) (memory.Statement, error)
 		// unplaced.
 		see = memory.Sight{Scopes: []memory.Scope{s.Scope}}
 	}
-	s, err = e.store.ReopenStatement(ctx, memory.LocalAccount, id, see)
+	s, err = e.store.ReopenStatement(ctx, e.acct, id, see)
 	if err == nil {
 		e.noteChanged(ctx, s)
 	}

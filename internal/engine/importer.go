@@ -277,7 +277,7 @@ func (e *Engine) readSource(ctx context.Context, r Reader, source string, force 
 		rs.source, rs.rep.Source = abs, abs
 	}
 	if !force {
-		if files, prov, ok, err := e.store.SourceFiles(ctx, memory.LocalAccount, rs.source); err == nil && ok && prov == r.Provider() && unchanged(files) {
+		if files, prov, ok, err := e.store.SourceFiles(ctx, e.acct, rs.source); err == nil && ok && prov == r.Provider() && unchanged(files) {
 			rs.rep.Unchanged, rs.done = true, true
 			return rs
 		}
@@ -342,7 +342,7 @@ func (e *Engine) writeSource(ctx context.Context, rs *readSource) {
 		return
 	}
 	if len(rs.res.Files) > 0 {
-		if err := e.store.SaveSource(ctx, memory.LocalAccount, rs.source, rs.reader.Provider(), rs.res.Files, rs.res.Stats.Consumed); err != nil {
+		if err := e.store.SaveSource(ctx, e.acct, rs.source, rs.reader.Provider(), rs.res.Files, rs.res.Stats.Consumed); err != nil {
 			rs.rep.Error = describe(err)
 		}
 	}
@@ -371,7 +371,7 @@ func (e *Engine) saveSessions(ctx context.Context, sessions []memory.Session, re
 		// A private session stores nothing, not even its transcript; a
 		// session that may not learn (its preset, or a subagent's default)
 		// keeps its transcript and teaches nothing.
-		preset, err := e.store.SessionPreset(ctx, memory.LocalAccount, s.Provider, s.ExternalID)
+		preset, err := e.store.SessionPreset(ctx, e.acct, s.Provider, s.ExternalID)
 		if err != nil {
 			return err
 		}
@@ -382,7 +382,7 @@ func (e *Engine) saveSessions(ctx context.Context, sessions []memory.Session, re
 		_, write := recall.Preset(preset).Policies()
 		learn := write != recall.Deny && !(write == recall.Inherit && s.Subagent)
 		t2 := time.Now()
-		c, err := e.store.SaveSession(ctx, memory.LocalAccount, s)
+		c, err := e.store.SaveSession(ctx, e.acct, s)
 		rep.Stages.Store += time.Since(t2)
 		if err != nil {
 			return err

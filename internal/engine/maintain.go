@@ -42,7 +42,7 @@ type MaintainReport struct {
 
 // MaintenanceDue is the cheap, indexed check each open makes.
 func (e *Engine) MaintenanceDue(ctx context.Context) (bool, error) {
-	return e.store.AnyDue(ctx, memory.LocalAccount, e.now())
+	return e.store.AnyDue(ctx, e.acct, e.now())
 }
 
 // Maintain runs the maintenance pass: every due candidate is promoted into
@@ -58,7 +58,7 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 	}
 	rep.Queued = n
 	for {
-		due, err := e.store.DueCandidates(ctx, memory.LocalAccount, e.now(), 500)
+		due, err := e.store.DueCandidates(ctx, e.acct, e.now(), 500)
 		if err != nil {
 			return rep, err
 		}
@@ -73,7 +73,7 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 				if memory.ErrorCode(err) != memory.CodeInvalid {
 					return rep, err
 				}
-				if err := e.store.DropCandidate(ctx, memory.LocalAccount, c.ID, memory.ErrorMessage(err)); err != nil {
+				if err := e.store.DropCandidate(ctx, e.acct, c.ID, memory.ErrorMessage(err)); err != nil {
 					return rep, err
 				}
 				rep.Dropped++
@@ -82,7 +82,7 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 			prop.Candidate = c.ID
 			props = append(props, prop)
 		}
-		applied, err := e.store.ApplyStatements(ctx, memory.LocalAccount, props)
+		applied, err := e.store.ApplyStatements(ctx, e.acct, props)
 		if err != nil {
 			return rep, err
 		}
@@ -100,7 +100,7 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 		return rep, err
 	}
 	rep.Profile = ok
-	if rep.Capped, err = e.store.CapEpisodes(ctx, memory.LocalAccount, e.cfg.Capture.EpisodeCap); err != nil {
+	if rep.Capped, err = e.store.CapEpisodes(ctx, e.acct, e.cfg.Capture.EpisodeCap); err != nil {
 		return rep, err
 	}
 	if rep.HeldBack, err = e.holdBack(ctx); err != nil {
@@ -116,7 +116,7 @@ func (e *Engine) Maintain(ctx context.Context) (MaintainReport, error) {
 // rebuildProfile builds L3 from the active, tiered L1 notes once there are
 // enough of them, and removes it when there no longer are.
 func (e *Engine) rebuildProfile(ctx context.Context) (bool, error) {
-	notes, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Current: true})
+	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Current: true})
 	if err != nil {
 		return false, err
 	}
@@ -130,11 +130,11 @@ func (e *Engine) rebuildProfile(ctx context.Context) (bool, error) {
 	}
 	body, ok := capture.Profile(active, e.cfg.Capture.ProfileMin)
 	if !ok {
-		_, had, err := e.store.Profile(ctx, memory.LocalAccount)
+		_, had, err := e.store.Profile(ctx, e.acct)
 		if err != nil || !had {
 			return false, err
 		}
-		return false, e.store.SaveProfile(ctx, memory.LocalAccount, "", nil)
+		return false, e.store.SaveProfile(ctx, e.acct, "", nil)
 	}
-	return true, e.store.SaveProfile(ctx, memory.LocalAccount, body, ids)
+	return true, e.store.SaveProfile(ctx, e.acct, body, ids)
 }

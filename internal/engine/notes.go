@@ -55,9 +55,9 @@ func ParseRef(s string) (Ref, error) {
 // Forget deactivates an editable derived row; Undo reactivates it.
 func (e *Engine) Forget(ctx context.Context, r Ref) (any, error) {
 	if r.Episode {
-		return e.store.SetEpisodeState(ctx, memory.LocalAccount, r.ID, memory.ReasonForgotten)
+		return e.store.SetEpisodeState(ctx, e.acct, r.ID, memory.ReasonForgotten)
 	}
-	s, err := e.store.WithdrawStatement(ctx, memory.LocalAccount, r.ID, memory.ReasonForgotten)
+	s, err := e.store.WithdrawStatement(ctx, e.acct, r.ID, memory.ReasonForgotten)
 	if err == nil {
 		e.noteChanged(ctx, s)
 	}
@@ -67,7 +67,7 @@ func (e *Engine) Forget(ctx context.Context, r Ref) (any, error) {
 // Undo reactivates a forgotten (or retracted, or capped) row.
 func (e *Engine) Undo(ctx context.Context, r Ref) (any, error) {
 	if r.Episode {
-		return e.store.SetEpisodeState(ctx, memory.LocalAccount, r.ID, "")
+		return e.store.SetEpisodeState(ctx, e.acct, r.ID, "")
 	}
 	return e.Reopen(ctx, r.ID)
 }
@@ -75,9 +75,9 @@ func (e *Engine) Undo(ctx context.Context, r Ref) (any, error) {
 // Pin pins or unpins a row.
 func (e *Engine) Pin(ctx context.Context, r Ref, pinned bool) (any, error) {
 	if r.Episode {
-		return e.store.PinEpisode(ctx, memory.LocalAccount, r.ID, pinned)
+		return e.store.PinEpisode(ctx, e.acct, r.ID, pinned)
 	}
-	return e.store.PinStatement(ctx, memory.LocalAccount, r.ID, pinned)
+	return e.store.PinStatement(ctx, e.acct, r.ID, pinned)
 }
 
 // NotesView is what `cairn notes` lists.
@@ -95,15 +95,15 @@ func (e *Engine) Notes(ctx context.Context, all, episodes bool) (NotesView, erro
 	}
 	var v NotesView
 	var err error
-	if v.Notes, err = e.store.Statements(ctx, memory.LocalAccount, f); err != nil {
+	if v.Notes, err = e.store.Statements(ctx, e.acct, f); err != nil {
 		return v, err
 	}
 	if episodes {
-		if v.Episodes, err = e.store.Episodes(ctx, memory.LocalAccount, all, 200); err != nil {
+		if v.Episodes, err = e.store.Episodes(ctx, e.acct, all, 200); err != nil {
 			return v, err
 		}
 	}
-	p, ok, err := e.store.Profile(ctx, memory.LocalAccount)
+	p, ok, err := e.store.Profile(ctx, e.acct)
 	if err != nil {
 		return v, err
 	}

@@ -37,7 +37,7 @@ func (e *Engine) RememberLater(ctx context.Context, w Write) (int64, error) {
 	if err != nil {
 		return 0, memory.Wrap(memory.CodeInternal, "encode pending write", err)
 	}
-	return e.store.AddPending(ctx, memory.LocalAccount, place.Worktree, raw)
+	return e.store.AddPending(ctx, e.acct, place.Worktree, raw)
 }
 
 // settlePending applies or drops the pending writes made during a turn of
@@ -50,7 +50,7 @@ func (e *Engine) settlePending(ctx context.Context, p memory.Place, t memory.Tur
 	if end.IsZero() {
 		end = t.StartedAt
 	}
-	ps, err := e.store.Pending(ctx, memory.LocalAccount, p.Worktree, t.StartedAt.Add(-time.Minute), end.Add(5*time.Minute))
+	ps, err := e.store.Pending(ctx, e.acct, p.Worktree, t.StartedAt.Add(-time.Minute), end.Add(5*time.Minute))
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (e *Engine) settlePending(ctx context.Context, p memory.Place, t memory.Tur
 				return err
 			}
 		case memory.TurnRefused:
-			if err := e.store.SettlePending(ctx, memory.LocalAccount, pw.ID, "dropped", 0); err != nil {
+			if err := e.store.SettlePending(ctx, e.acct, pw.ID, "dropped", 0); err != nil {
 				return err
 			}
 		}
@@ -72,7 +72,7 @@ func (e *Engine) settlePending(ctx context.Context, p memory.Place, t memory.Tur
 // applyStalePending applies pending writes no turn end claimed within the
 // grace period.
 func (e *Engine) applyStalePending(ctx context.Context) (int, error) {
-	ps, err := e.store.Pending(ctx, memory.LocalAccount, "", time.Time{}, e.now().Add(-pendingGrace))
+	ps, err := e.store.Pending(ctx, e.acct, "", time.Time{}, e.now().Add(-pendingGrace))
 	if err != nil {
 		return 0, err
 	}
@@ -87,15 +87,15 @@ func (e *Engine) applyStalePending(ctx context.Context) (int, error) {
 func (e *Engine) applyPending(ctx context.Context, pw memory.PendingWrite) error {
 	var w Write
 	if err := json.Unmarshal(pw.Write, &w); err != nil {
-		return e.store.SettlePending(ctx, memory.LocalAccount, pw.ID, "dropped", 0)
+		return e.store.SettlePending(ctx, e.acct, pw.ID, "dropped", 0)
 	}
 	res, err := e.Write(ctx, w)
 	if err != nil {
 		if memory.ErrorCode(err) == memory.CodeInvalid {
-			return e.store.SettlePending(ctx, memory.LocalAccount, pw.ID, "dropped", 0)
+			return e.store.SettlePending(ctx, e.acct, pw.ID, "dropped", 0)
 		}
 		return err
 	}
 	e.noteChanged(ctx, res.Statement)
-	return e.store.SettlePending(ctx, memory.LocalAccount, pw.ID, "applied", res.Statement.ID)
+	return e.store.SettlePending(ctx, e.acct, pw.ID, "applied", res.Statement.ID)
 }

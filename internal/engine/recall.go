@@ -99,7 +99,7 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 	}
 	sessionID := int64(0)
 	if req.Session != "" {
-		if sessionID, err = e.store.SessionID(ctx, memory.LocalAccount, req.Provider, req.Session); err != nil {
+		if sessionID, err = e.store.SessionID(ctx, e.acct, req.Provider, req.Session); err != nil {
 			return res, err
 		}
 	}
@@ -147,7 +147,7 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 		r.Items = []memory.ReceiptItem{}
 	}
 	if req.Session != "" || len(r.Items) > 0 {
-		id, err := e.store.SaveReceipt(ctx, memory.LocalAccount, r)
+		id, err := e.store.SaveReceipt(ctx, e.acct, r)
 		if err != nil {
 			return res, err
 		}
@@ -177,14 +177,14 @@ func (e *Engine) sessionPreset(ctx context.Context, req RecallRequest, p memory.
 			return "", err
 		}
 		if req.Session != "" {
-			if err := e.store.SetSessionPreset(ctx, memory.LocalAccount, req.Provider, req.Session, string(pr)); err != nil {
+			if err := e.store.SetSessionPreset(ctx, e.acct, req.Provider, req.Session, string(pr)); err != nil {
 				return "", err
 			}
 		}
 		return pr, nil
 	}
 	if req.Session != "" {
-		s, err := e.store.SessionPreset(ctx, memory.LocalAccount, req.Provider, req.Session)
+		s, err := e.store.SessionPreset(ctx, e.acct, req.Provider, req.Session)
 		if err != nil {
 			return "", err
 		}
@@ -193,12 +193,12 @@ func (e *Engine) sessionPreset(ctx context.Context, req RecallRequest, p memory.
 		}
 	}
 	if req.Start && p.Worktree != "" {
-		s, err := e.store.TakePlacePreset(ctx, memory.LocalAccount, p.Worktree)
+		s, err := e.store.TakePlacePreset(ctx, e.acct, p.Worktree)
 		if err != nil || s == "" {
 			return "", err
 		}
 		if req.Session != "" {
-			if err := e.store.SetSessionPreset(ctx, memory.LocalAccount, req.Provider, req.Session, s); err != nil {
+			if err := e.store.SetSessionPreset(ctx, e.acct, req.Provider, req.Session, s); err != nil {
 				return "", err
 			}
 		}
@@ -209,7 +209,7 @@ func (e *Engine) sessionPreset(ctx context.Context, req RecallRequest, p memory.
 
 // SessionPolicy reads the preset a session runs under.
 func (e *Engine) SessionPolicy(ctx context.Context, provider memory.Provider, session string) (recall.Preset, error) {
-	s, err := e.store.SessionPreset(ctx, memory.LocalAccount, provider, session)
+	s, err := e.store.SessionPreset(ctx, e.acct, provider, session)
 	return recall.Preset(s), err
 }
 
@@ -219,7 +219,7 @@ func (e *Engine) SetSessionPreset(ctx context.Context, provider memory.Provider,
 	if err != nil {
 		return "", err
 	}
-	return p, e.store.SetSessionPreset(ctx, memory.LocalAccount, provider, session, string(p))
+	return p, e.store.SetSessionPreset(ctx, e.acct, provider, session, string(p))
 }
 
 // SetPlacePreset keeps a preset for the next session started in cwd.
@@ -232,12 +232,12 @@ func (e *Engine) SetPlacePreset(ctx context.Context, cwd, preset string) (memory
 	if err != nil {
 		return place, "", err
 	}
-	return place, p, e.store.SetPlacePreset(ctx, memory.LocalAccount, place.Worktree, string(p))
+	return place, p, e.store.SetPlacePreset(ctx, e.acct, place.Worktree, string(p))
 }
 
 // Receipts lists receipts, newest first.
 func (e *Engine) Receipts(ctx context.Context, provider memory.Provider, session string, limit int) ([]memory.Receipt, error) {
-	return e.store.Receipts(ctx, memory.LocalAccount, provider, session, limit)
+	return e.store.Receipts(ctx, e.acct, provider, session, limit)
 }
 
 // summary is the vault summary for the standing block's slot; the vault
@@ -301,7 +301,7 @@ func (g *gatherer) skipSent(ctx context.Context, req RecallRequest) error {
 	if req.Session == "" {
 		return nil
 	}
-	rs, err := g.e.store.Receipts(ctx, memory.LocalAccount, req.Provider, req.Session, 50)
+	rs, err := g.e.store.Receipts(ctx, g.e.acct, req.Provider, req.Session, 50)
 	if err != nil {
 		return err
 	}
@@ -381,7 +381,7 @@ func (g *gatherer) addEpisode(ep memory.Episode, score float64) {
 func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64) error {
 	e := g.e
 	see := memory.SightOf(p, memory.RungEverywhere)
-	notes, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true, Evidence: true})
+	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true, Evidence: true})
 	if err != nil {
 		return err
 	}
@@ -409,7 +409,7 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 	}
 	// Where work in this place left off: the session-state facts now,
 	// their recent history, and the last episodes of earlier sessions.
-	state, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact},
+	state, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact},
 		Predicates: temporal.SessionStatePredicates(), Sight: &see, Live: true})
 	if err != nil {
 		return err
@@ -443,7 +443,7 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 		}
 		g.addHistory(s, 0.5-float64(i)*0.01)
 	}
-	eps, err := e.store.LastEpisodes(ctx, memory.LocalAccount, p.Worktree, sessionID, 2)
+	eps, err := e.store.LastEpisodes(ctx, e.acct, p.Worktree, sessionID, 2)
 	if err != nil {
 		return err
 	}
@@ -476,7 +476,7 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 			if h.Statement == nil || l1 >= cfg.L1Limit {
 				continue
 			}
-			st, err := e.store.Statement(ctx, memory.LocalAccount, h.ID)
+			st, err := e.store.Statement(ctx, e.acct, h.ID)
 			if err != nil {
 				return err
 			}
@@ -492,7 +492,7 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 			if l2 >= cfg.L2Limit {
 				continue
 			}
-			ep, err := e.store.Episode(ctx, memory.LocalAccount, h.ID)
+			ep, err := e.store.Episode(ctx, e.acct, h.ID)
 			if err != nil {
 				return err
 			}
@@ -542,7 +542,7 @@ func (g *gatherer) slotHistory(ctx context.Context, p memory.Place, shown []memo
 			list = append(list, s.Predicate)
 		}
 	}
-	rows, err := e.store.Statements(ctx, memory.LocalAccount, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list, Sight: &see, Live: true})
+	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list, Sight: &see, Live: true})
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func (e *Engine) ResetMemory(ctx context.Context) error {
 	if !e.HasVault() {
 		return memory.Errorf(memory.CodeUnavailable, "this cairn runs without memory files, so there is nothing to reset")
 	}
-	acct := memory.LocalAccount
+	acct := e.acct
 	ok, err := e.store.AcquireLease(ctx, acct, consolidateLease, e.owner, e.now().Add(e.leaseLen()))
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func (e *Engine) Write(ctx context.Context, w Write) (WriteResult, error) {
 	if err != nil {
 		return WriteResult{}, err
 	}
-	out, err := e.store.ApplyStatements(ctx, memory.LocalAccount, []temporal.Proposal{p})
+	out, err := e.store.ApplyStatements(ctx, e.acct, []temporal.Proposal{p})
 	if err != nil {
 		return WriteResult{}, err
 	}
@@ -120,7 +120,7 @@ func (e *Engine) propose(ctx context.Context, w Write) (temporal.Proposal, error
 		d.Predicate = temporal.Canonical(d.Predicate, top)
 	}
 	st := memory.Statement{
-		Account: memory.LocalAccount, Kind: d.Kind, Subject: d.Subject, Predicate: d.Predicate, Object: d.Object,
+		Account: e.acct, Kind: d.Kind, Subject: d.Subject, Predicate: d.Predicate, Object: d.Object,
 		Class: d.Class, Category: strings.ToLower(d.Category), Pinned: d.Pinned, Confidence: d.Confidence,
 		Cardinality: temporal.Cardinality(d.Kind, d.Predicate, d.Cardinality),
 		Writer:      w.Writer,
@@ -204,7 +204,7 @@ func (e *Engine) topPredicates(ctx context.Context) ([]string, error) {
 	e.preds.mu.Lock()
 	defer e.preds.mu.Unlock()
 	if e.preds.counts == nil || e.now().Sub(e.preds.loaded) > predicateCacheTTL {
-		c, err := e.store.PredicateCounts(ctx, memory.LocalAccount)
+		c, err := e.store.PredicateCounts(ctx, e.acct)
 		if err != nil {
 			return nil, err
 		}

@@ -41,7 +41,7 @@ func (s Switches) RecallOn() bool { return s.Enabled && s.Recall }
 
 // Effective returns the configuration with the store's settings applied.
 func (e *Engine) Effective(ctx context.Context) (config.Config, map[string]string, error) {
-	set, err := e.store.Settings(ctx, memory.LocalAccount)
+	set, err := e.store.Settings(ctx, e.acct)
 	if err != nil {
 		return e.cfg, nil, err
 	}
@@ -82,7 +82,7 @@ func (e *Engine) SetSetting(ctx context.Context, key, value string) error {
 			value = strconv.FormatBool(b)
 		}
 	}
-	if err := e.store.SetSetting(ctx, memory.LocalAccount, key, value); err != nil {
+	if err := e.store.SetSetting(ctx, e.acct, key, value); err != nil {
 		return err
 	}
 	sw, err := e.Switches(ctx)

@@ -27,7 +27,7 @@ func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[st
 		if !ok {
 			continue
 		}
-		if err := e.store.LinkReceipts(ctx, memory.LocalAccount, s.Provider, s.ExternalID, RequestKey(t.Request), id); err != nil {
+		if err := e.store.LinkReceipts(ctx, e.acct, s.Provider, s.ExternalID, RequestKey(t.Request), id); err != nil {
 			return err
 		}
 		if err := e.settlePending(ctx, s.Place, t); err != nil {
@@ -55,13 +55,13 @@ func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[st
 			}
 		}
 	}
-	if err := e.store.MarkUsed(ctx, memory.LocalAccount, stmts); err != nil {
+	if err := e.store.MarkUsed(ctx, e.acct, stmts); err != nil {
 		return err
 	}
-	if err := e.store.MarkExtractionsUsed(ctx, memory.LocalAccount, recaps); err != nil {
+	if err := e.store.MarkExtractionsUsed(ctx, e.acct, recaps); err != nil {
 		return err
 	}
-	return e.store.MarkEpisodesUsed(ctx, memory.LocalAccount, eps)
+	return e.store.MarkEpisodesUsed(ctx, e.acct, eps)
 }
 
 // holdBack withdraws model-written facts that rode at least
@@ -70,12 +70,12 @@ func (e *Engine) afterSave(ctx context.Context, s memory.Session, changed map[st
 // back.
 func (e *Engine) holdBack(ctx context.Context) (int, error) {
 	t := e.cfg.Temporal
-	ids, err := e.store.HoldBackCandidates(ctx, memory.LocalAccount, e.now().Add(-t.HoldbackWindow.D()), max(1, t.HoldbackTurns))
+	ids, err := e.store.HoldBackCandidates(ctx, e.acct, e.now().Add(-t.HoldbackWindow.D()), max(1, t.HoldbackTurns))
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
-		if _, err := e.store.WithdrawStatement(ctx, memory.LocalAccount, id, memory.ReasonHeldBack); err != nil && memory.ErrorCode(err) != memory.CodeConflict {
+		if _, err := e.store.WithdrawStatement(ctx, e.acct, id, memory.ReasonHeldBack); err != nil && memory.ErrorCode(err) != memory.CodeConflict {
 			return 0, err
 		}
 	}

@@ -124,7 +124,7 @@ func (e *Engine) VaultFileRead(ctx context.Context, path string) error {
 	if !ok {
 		return nil
 	}
-	return e.store.MarkExtractionsUsed(ctx, memory.LocalAccount, []string{slug})
+	return e.store.MarkExtractionsUsed(ctx, e.acct, []string{slug})
 }
 
 // recapSlug reads the slug of a recap's path.
@@ -171,7 +171,7 @@ func (e *Engine) VaultStatus(ctx context.Context, version string) (VaultStatus, 
 	for i := range st.Changes {
 		st.Changes[i].Before, st.Changes[i].After = nil, nil
 	}
-	set, err := e.store.Settings(ctx, memory.LocalAccount)
+	set, err := e.store.Settings(ctx, e.acct)
 	if err != nil {
 		return st, err
 	}

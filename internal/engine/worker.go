@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/cairn-memory/cairn/internal/memory"
 )
 
 // workerLease keeps background rounds from piling up: a process started
@@ -33,7 +32,7 @@ func (e *Engine) WorkDue(ctx context.Context) (bool, error) {
 	}
 	now := e.now()
 	for _, v := range versionsOf(c) {
-		ids, err := e.store.EligibleSessions(ctx, memory.LocalAccount, v, now.Add(-time.Duration(e.cfg.Phase1.Idle)),
+		ids, err := e.store.EligibleSessions(ctx, e.acct, v, now.Add(-time.Duration(e.cfg.Phase1.Idle)),
 			now.Add(-time.Duration(e.cfg.Phase1.MaxAge)), now, 1)
 		if err != nil || len(ids) > 0 {
 			return len(ids) > 0, err
@@ -51,7 +50,7 @@ func (e *Engine) WorkDue(ctx context.Context) (bool, error) {
 func (e *Engine) WorkOnce(ctx context.Context) (WorkReport, error) {
 	start := time.Now()
 	var rep WorkReport
-	acct := memory.LocalAccount
+	acct := e.acct
 	lease := max(time.Duration(e.cfg.Phase1.Lease), time.Minute)
 	ok, err := e.store.AcquireLease(ctx, acct, workerLease, e.owner, e.now().Add(lease))
 	if err != nil || !ok {
