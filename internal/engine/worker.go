@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"time"
-
 )
 
 // workerLease keeps background rounds from piling up: a process started
