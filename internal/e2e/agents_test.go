@@ -95,6 +95,11 @@ func TestAgents(t *testing.T) {
 	for _, s := range steps {
 		t0 := time.Now()
 		ok := t.Run(s.name, s.run)
+		// A step that failed half-way may have left detached imports
+		// running; the next step must not see them land in its store.
+		if err := settle(w.real, 45*time.Second); err != nil {
+			t.Errorf("after %s: %v", s.name, err)
+		}
 		t.Logf("STEP %s: %s", s.name, time.Since(t0).Round(time.Millisecond))
 		if !ok && s.needed {
 			t.Fatalf("%s failed: the steps after it need it", s.name)

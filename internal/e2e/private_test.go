@@ -21,6 +21,7 @@ const privatePrompt = "For the router cache we'll use Redis instead, keep this b
 // is imported again by hand, which must be refused as private: that
 // proves the import did run and chose to store nothing.
 func (w *world) private(t *testing.T, client string) {
+	w.settle(t) // nothing of an earlier session may land during this one
 	before := w.rows(t)
 	srv := startServer(t, Step{Text: "Private answer."})
 	env := "CAIRN_PRESET=private"
