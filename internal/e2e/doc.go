@@ -11,5 +11,8 @@
 // npm and a few hundred megabytes): run it with scripts/e2e, which installs
 // the agents into $CAIRN_E2E_CACHE (default ~/.cache/cairn-e2e) or skips
 // with a reason when it cannot. CAIRN_E2E_BREAK=setup-layout or
-// hook-output injects a known fault, to show that the suite catches it.
+// hook-output injects a known fault, to show that the suite catches it;
+// CAIRN_E2E_CAIRN=PATH tests that binary instead of a build of the tree;
+// CAIRN_E2E_REQUESTS=DIR keeps every request the model got and cairn's
+// store.
 package e2e
