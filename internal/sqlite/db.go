@@ -25,11 +25,18 @@ type DB struct {
 	path  string
 	write *sql.DB
 	read  *sql.DB
-	// stmts caches statements prepared on the single writer connection:
-	// modernc parses SQL on every prepare, and the write point runs the
-	// same few statements thousands of times.
-	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt
+	// wmu serializes writes on wconn, the writer pool's one connection,
+	// held from the first write to Close. A write transaction is BEGIN
+	// IMMEDIATE and COMMIT run on it as statements: database/sql's own
+	// Tx starts a goroutine per transaction and per result set to watch
+	// its context, which cost a write about a third of its time
+	// (BENCHMARKS.md, Statements).
+	wmu   sync.Mutex
+	wconn *sql.Conn
+	// stmts caches statements prepared on wconn: modernc parses SQL on
+	// every prepare, and the write point runs the same few statements
+	// thousands of times. Guarded by wmu.
+	stmts map[string]*sql.Stmt
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -68,7 +75,10 @@ func openPools(path string, exists bool) (*DB, error) {
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
 	}
-	write.SetMaxOpenConns(1)
+	// Writes run on one connection, held by the DB (wconn); a second may
+	// serve a direct use of the pool outside Update, which then waits on
+	// SQLite's write lock like another process would.
+	write.SetMaxOpenConns(2)
 	write.SetConnMaxIdleTime(0)
 	// A new store's writer connects first, so WAL mode is in place before
 	// readers open.
@@ -97,70 +107,82 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes both pools.
 func (db *DB) Close() error {
-	db.stmtMu.Lock()
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	var errs []error
 	for _, st := range db.stmts {
 		st.Close()
 	}
 	db.stmts = nil
-	db.stmtMu.Unlock()
-	return errors.Join(db.read.Close(), db.write.Close())
+	if db.wconn != nil {
+		errs = append(errs, db.wconn.Close())
+		db.wconn = nil
+	}
+	errs = append(errs, db.read.Close(), db.write.Close())
+	return errors.Join(errs...)
 }
 
-// Tx is a write transaction with its moment fixed once, so every row it
-// writes agrees on "now".
-type Tx struct {
-	*sql.Tx
-	Now   time.Time
-	db    *DB
-	local map[string]*sql.Stmt
-}
-
-// stmt returns q bound to this transaction: the copy prepared once on
-// the writer when there is one, else prepared now for this transaction
-// only and noted, to be prepared on the writer once the transaction ends
-// (while a transaction holds the single writer connection, nothing else
-// can be prepared on it).
-func (tx *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
-	db := tx.db
-	db.stmtMu.Lock()
-	st, ok := db.stmts[q]
-	db.stmtMu.Unlock()
-	if ok {
-		return tx.StmtContext(ctx, st), nil
+// writerLocked returns the writer connection, connecting on first use.
+func (db *DB) writerLocked(ctx context.Context) (*sql.Conn, error) {
+	if db.wconn != nil {
+		return db.wconn, nil
 	}
-	if tx.local == nil {
-		tx.local = map[string]*sql.Stmt{}
-	}
-	if st, ok := tx.local[q]; ok {
-		return st, nil
-	}
-	st, err := tx.PrepareContext(ctx, q)
+	c, err := db.write.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tx.local[q] = st
+	db.wconn = c
+	return c, nil
+}
+
+// preparedLocked returns q prepared once on the writer connection.
+func (db *DB) preparedLocked(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := db.stmts[q]; ok {
+		return st, nil
+	}
+	c, err := db.writerLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := c.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if db.stmts == nil {
+		db.stmts = map[string]*sql.Stmt{}
+	}
+	db.stmts[q] = st
 	return st, nil
 }
 
-// prepareLater prepares on the writer the statements a finished
-// transaction had to prepare for itself.
-func (db *DB) prepareLater(ctx context.Context, qs map[string]*sql.Stmt) {
-	for q := range qs {
-		st, err := db.write.PrepareContext(ctx, q)
-		if err != nil {
-			continue // the next transaction prepares it for itself again
-		}
-		db.stmtMu.Lock()
-		if db.stmts == nil {
-			db.stmts = map[string]*sql.Stmt{}
-		}
-		if _, dup := db.stmts[q]; dup {
-			st.Close()
-		} else {
-			db.stmts[q] = st
-		}
-		db.stmtMu.Unlock()
+// execWrite runs one statement on the writer outside any transaction.
+func (db *DB) execWrite(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	c, err := db.writerLocked(ctx)
+	if err != nil {
+		return nil, err
 	}
+	return c.ExecContext(ctx, q, args...)
+}
+
+// Tx is a write transaction with its moment fixed once, so every row it
+// writes agrees on "now". Its methods run on the writer connection
+// inside the transaction.
+type Tx struct {
+	*sql.Conn
+	Now time.Time
+	db  *DB
+}
+
+// Exec runs q in the transaction.
+func (tx *Tx) Exec(q string, args ...any) (sql.Result, error) {
+	return tx.ExecContext(context.Background(), q, args...)
+}
+
+// stmt returns q prepared once on the writer.
+func (tx *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	return tx.db.preparedLocked(ctx, q)
 }
 
 // exec runs a cached statement in the transaction.
@@ -183,22 +205,40 @@ func (tx *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 
 // Update runs fn in one IMMEDIATE write transaction, committing when fn
 // returns nil.
-func (db *DB) Update(ctx context.Context, fn func(*Tx) error) error {
-	tx, err := db.write.BeginTx(ctx, nil)
+func (db *DB) Update(ctx context.Context, fn func(*Tx) error) (err error) {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	c, err := db.writerLocked(ctx)
 	if err != nil {
 		return memory.Wrap(memory.CodeInternal, "begin write", err)
 	}
-	t := &Tx{Tx: tx, Now: db.Now().UTC(), db: db}
-	if err := fn(t); err != nil {
-		_ = tx.Rollback()
+	begin, err := db.preparedLocked(ctx, `BEGIN IMMEDIATE`)
+	if err == nil {
+		_, err = begin.ExecContext(ctx)
+	}
+	if err != nil {
+		return memory.Wrap(memory.CodeInternal, "begin write", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			// fn failed or panicked, or COMMIT did not end the
+			// transaction (SQLite keeps it open after a busy COMMIT).
+			// The rollback must run even when ctx is cancelled.
+			_, _ = c.ExecContext(context.Background(), `ROLLBACK`)
+		}
+	}()
+	if err := fn(&Tx{Conn: c, Now: db.Now().UTC(), db: db}); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	commit, err := db.preparedLocked(ctx, `COMMIT`)
+	if err == nil {
+		_, err = commit.ExecContext(ctx)
+	}
+	if err != nil {
 		return memory.Wrap(memory.CodeInternal, "commit", err)
 	}
-	if len(t.local) > 0 {
-		db.prepareLater(ctx, t.local)
-	}
+	done = true
 	return nil
 }
 

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -90,7 +91,7 @@ func TestOlderStoreIsMigrated(t *testing.T) {
 	if v, _ := old.Version(ctx); v != 1 {
 		t.Fatalf("old store at version %d", v)
 	}
-	if _, err := old.write.Exec(`INSERT INTO settings (account_id, key, value, updated_at) VALUES (1, 'memory.recall', 'false', 1)`); err != nil {
+	if _, err := old.execWrite(ctx, `INSERT INTO settings (account_id, key, value, updated_at) VALUES (1, 'memory.recall', 'false', 1)`); err != nil {
 		t.Fatal(err)
 	}
 	old.Close()
@@ -116,7 +117,7 @@ func TestNewerStoreIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.write.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 0)`, SchemaVersion()+1); err != nil {
+	if _, err := db.execWrite(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 0)`, SchemaVersion()+1); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -137,5 +138,88 @@ func TestUpdateFixesNowOnce(t *testing.T) {
 	})
 	if err != nil || calls != 1 {
 		t.Fatalf("clock read %d times, err %v", calls, err)
+	}
+}
+
+func TestUpdateRollsBackAndRecovers(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	put := func(v string, fail error) error {
+		return db.Update(ctx, func(tx *Tx) error {
+			if _, err := tx.exec(ctx, `INSERT INTO settings (account_id, key, value, updated_at) VALUES (1, ?, 'x', 1)`, v); err != nil {
+				return err
+			}
+			return fail
+		})
+	}
+	if err := put("kept.before", nil); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	if err := put("rolled.back", boom); !errors.Is(err, boom) {
+		t.Fatalf("want fn's error back, got %v", err)
+	}
+	// A failed COMMIT (a deferred foreign key fails only there, and SQLite
+	// keeps the transaction open) must not leave the writer inside it.
+	err = db.Update(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO settings (account_id, key, value, updated_at) VALUES (999, 'no.account', 'x', 1)`)
+		return err
+	})
+	if err == nil {
+		t.Fatal("a row with no account was committed")
+	}
+	if err := put("kept.after", nil); err != nil {
+		t.Fatalf("write after a failed one: %v", err)
+	}
+	var keys []string
+	rows, err := db.read.QueryContext(ctx, `SELECT key FROM settings WHERE key LIKE 'kept.%' OR key = 'rolled.back' ORDER BY key`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		rows.Scan(&k)
+		keys = append(keys, k)
+	}
+	if strings.Join(keys, ",") != "kept.after,kept.before" {
+		t.Fatalf("rows after rollbacks: %v", keys)
+	}
+}
+
+// TestWriterPragmas pins the durability of the write path: WAL with
+// synchronous=NORMAL survives an application crash (a committed
+// transaction is in the WAL before COMMIT returns); only a power loss or
+// OS crash can lose the last transactions, never corrupt the store.
+func TestWriterPragmas(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mode string
+	var sync, fk int
+	err = db.Update(ctx, func(tx *Tx) error {
+		if err := tx.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&sync); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode != "wal" || sync != 1 || fk != 1 {
+		t.Fatalf("writer: journal_mode %s, synchronous %d (1 = NORMAL), foreign_keys %d", mode, sync, fk)
 	}
 }

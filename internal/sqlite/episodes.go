@@ -26,7 +26,7 @@ func (db *DB) SaveEpisode(ctx context.Context, acct memory.AccountID, ep memory.
 
 func saveEpisodeTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, ep memory.Episode) (int64, error) {
 	var old int64
-	if rows, err := tx.query(ctx, `SELECT id FROM episodes WHERE turn_id = ?`, ep.TurnID); err == nil {
+	if rows, err := tx.query(ctx, `SELECT id FROM episodes WHERE turn_id = ? AND account_id = ?`, ep.TurnID, int64(acct)); err == nil {
 		if rows.Next() {
 			_ = rows.Scan(&old)
 		}

@@ -44,8 +44,9 @@ func (db *DB) EligibleSessions(ctx context.Context, acct memory.AccountID, versi
 func (db *DB) ClaimJob(ctx context.Context, acct memory.AccountID, sessionID int64, version, owner string, until time.Time) (bool, error) {
 	claimed := false
 	err := db.Update(ctx, func(tx *Tx) error {
+		// Only a session of the account can be claimed for it.
 		res, err := tx.exec(ctx, `INSERT INTO jobs (account_id, session_id, version, status, owner, lease_until, updated_at)
-			VALUES (?, ?, ?, 'running', ?, ?, ?)
+			SELECT ?, ?, ?, 'running', ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ? AND account_id = ?)
 			ON CONFLICT (account_id, session_id, version) DO UPDATE SET status = 'running', owner = excluded.owner,
 				lease_until = excluded.lease_until, updated_at = excluded.updated_at
 			WHERE jobs.lease_until < ? AND jobs.next_at <= ?
@@ -53,7 +54,7 @@ func (db *DB) ClaimJob(ctx context.Context, acct memory.AccountID, sessionID int
 			       OR (jobs.status = 'done' AND EXISTS (SELECT 1 FROM extractions x JOIN sessions s ON s.id = x.session_id
 			           WHERE x.account_id = jobs.account_id AND x.session_id = jobs.session_id AND x.version = jobs.version
 			             AND x.session_at < s.ended_at)))`,
-			int64(acct), sessionID, version, owner, millis(until), millis(tx.Now), millis(tx.Now), millis(tx.Now))
+			int64(acct), sessionID, version, owner, millis(until), millis(tx.Now), sessionID, int64(acct), millis(tx.Now), millis(tx.Now))
 		if err != nil {
 			return err
 		}

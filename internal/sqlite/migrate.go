@@ -52,7 +52,7 @@ func SchemaVersion() int { return len(migrations()) }
 // The version check happens inside each transaction, so two processes
 // opening a new store at once do not both apply a migration.
 func (db *DB) migrate(ctx context.Context, target int) error {
-	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	if _, err := db.execWrite(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version    INTEGER PRIMARY KEY,
 		name       TEXT    NOT NULL,
 		applied_at INTEGER NOT NULL
@@ -105,7 +105,12 @@ func (db *DB) readVersion(ctx context.Context) (int, error) {
 // Version is the schema version recorded in the store.
 func (db *DB) Version(ctx context.Context) (int, error) {
 	var v int
-	err := db.write.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
+	db.wmu.Lock()
+	c, err := db.writerLocked(ctx)
+	if err == nil {
+		err = c.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
+	}
+	db.wmu.Unlock()
 	if err != nil {
 		return 0, memory.Wrap(memory.CodeInternal, "read schema version", err)
 	}

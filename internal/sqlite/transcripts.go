@@ -18,7 +18,7 @@ import (
 func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.Session) (memory.SaveCounts, error) {
 	c := memory.SaveCounts{Changed: map[string]int64{}}
 	err := db.Update(ctx, func(tx *Tx) error {
-		id, err := upsertSession(ctx, tx, acct, s)
+		id, place, err := upsertSessionPlace(ctx, tx, acct, s)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				c.Parts++
 			}
 		}
-		if err := indexWritten(ctx, tx, ix, id, placeTokens(acct, s.Place), written); err != nil {
+		if err := indexWritten(ctx, tx, ix, id, placeTokens(acct, place), written); err != nil {
 			return err
 		}
 		return ix.close(ctx)
@@ -104,7 +104,16 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 }
 
 func upsertSession(ctx context.Context, tx *Tx, acct memory.AccountID, s memory.Session) (int64, error) {
+	id, _, err := upsertSessionPlace(ctx, tx, acct, s)
+	return id, err
+}
+
+// upsertSessionPlace returns the session's id and its stored place: a
+// re-import that does not know the place keeps the stored one, and the
+// parts it adds are indexed there.
+func upsertSessionPlace(ctx context.Context, tx *Tx, acct memory.AccountID, s memory.Session) (int64, memory.Place, error) {
 	var id int64
+	var p memory.Place
 	err := tx.QueryRowContext(ctx, `INSERT INTO sessions
 		(account_id, provider, external_id, parent_external_id, subagent, cwd, worktree, project, repo,
 		 title, summary, client_version, model, branch, started_at, ended_at, created_at, updated_at)
@@ -124,11 +133,11 @@ func upsertSession(ctx context.Context, tx *Tx, acct memory.AccountID, s memory.
 			started_at = CASE WHEN started_at = 0 OR (excluded.started_at <> 0 AND excluded.started_at < started_at) THEN excluded.started_at ELSE started_at END,
 			ended_at = MAX(ended_at, excluded.ended_at),
 			updated_at = excluded.updated_at
-		RETURNING id`,
+		RETURNING id, worktree, project, repo`,
 		int64(acct), string(s.Provider), s.ExternalID, s.ParentExternalID, boolInt(s.Subagent), s.Cwd,
 		s.Place.Worktree, s.Place.Project, s.Place.Repo, s.Title, s.Summary, s.ClientVersion, s.Model, s.Branch,
-		millis(s.StartedAt), millis(s.EndedAt), millis(tx.Now), millis(tx.Now)).Scan(&id)
-	return id, err
+		millis(s.StartedAt), millis(s.EndedAt), millis(tx.Now), millis(tx.Now)).Scan(&id, &p.Worktree, &p.Project, &p.Repo)
+	return id, p, err
 }
 
 // writtenPart is a part saved by this transaction, waiting to be indexed.
