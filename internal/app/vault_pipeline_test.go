@@ -386,3 +386,66 @@ func (g gatedVault) Baseline(ctx context.Context, msg string) (string, error) {
 	g.at()
 	return g.VaultFiles.Baseline(ctx, msg)
 }
+
+// TestVaultDualWrite runs both pipelines: each version has its own folder,
+// jobs and history, and V2 keeps only recaps and its summary.
+func TestVaultDualWrite(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)
+	w := &vaultWorld{dataDir: t.TempDir(), clock: newTestClock(t0), home: t.TempDir()}
+	eng, _ := w.engine(t, "proc-a", nil)
+	if err := eng.SetSetting(ctx, "memory.version", "dual"); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	proj := filepath.Join(t.TempDir(), "projects", "repo")
+	writeLines(t, filepath.Join(proj, "s1.jsonl"), claudeLines("s1", repo, t0.Add(-8*time.Hour), []ccTurn{
+		{User: "We decided to use pnpm, never npm.", Answer: "Noted."},
+		{User: "Please run the tests.", Answer: "All tests pass.", ToolOutput: "ok  \tgithub.com/acme/pay\t0.41s\n"},
+	}))
+	importClaude(t, eng, filepath.Join(proj, "s1.jsonl"))
+	if _, err := eng.Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eng.ExtractDue(ctx)
+	if err != nil || rep.Eligible != 2 {
+		t.Fatalf("dual write extracts the session once per version: %+v %v", rep, err)
+	}
+	reps, err := eng.Consolidate(ctx, true)
+	if err != nil || len(reps) != 2 || !reps[0].Ran || !reps[1].Ran {
+		t.Fatalf("dual consolidation: %+v %v", reps, err)
+	}
+	v2 := filepath.Join(w.dataDir, vault.V2Dir)
+	sum, err := os.ReadFile(filepath.Join(v2, distill.SummaryPath))
+	if err != nil || !distill.SummaryValid(string(sum)) {
+		t.Fatalf("v2 summary: %v\n%s", err, sum)
+	}
+	for _, h := range []string{"User Profile", "User preferences", "General Tips", "What's in Memory"} {
+		if !strings.Contains(string(sum), h) {
+			t.Errorf("v2 summary lacks %q:\n%s", h, sum)
+		}
+	}
+	if len(sum) >= 10000 {
+		t.Errorf("v2 summary is %d bytes", len(sum))
+	}
+	if _, err := os.Stat(filepath.Join(v2, distill.MemoryPath)); err == nil {
+		t.Error("v2 keeps a MEMORY.md")
+	}
+	if recaps, _ := filepath.Glob(filepath.Join(v2, "rollout_summaries", "*.md")); len(recaps) != 1 {
+		t.Errorf("v2 recaps: %v", recaps)
+	}
+	if !w.exists(distill.MemoryPath) {
+		t.Error("v1 has no MEMORY.md")
+	}
+	// Switching to v2 alone leaves v1's files as they are.
+	before := w.read(t, distill.MemoryPath)
+	if err := eng.SetSetting(ctx, "memory.version", "v2"); err != nil {
+		t.Fatal(err)
+	}
+	if reps, err := eng.Consolidate(ctx, true); err != nil || len(reps) != 1 || reps[0].Version != "v2" {
+		t.Fatalf("v2 only: %+v %v", reps, err)
+	}
+	if w.read(t, distill.MemoryPath) != before {
+		t.Error("a v2 pass rewrote v1's files")
+	}
+}
