@@ -102,7 +102,7 @@ func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []t
 				return err
 			}
 			if p.Candidate != 0 {
-				if _, err := tx.ExecContext(ctx, `UPDATE candidates SET status = 'promoted', statement_id = ? WHERE id = ? AND account_id = ?`,
+				if _, err := tx.exec(ctx, `UPDATE candidates SET status = 'promoted', statement_id = ? WHERE id = ? AND account_id = ?`,
 					row.ID, p.Candidate, int64(acct)); err != nil {
 					return err
 				}
@@ -202,7 +202,7 @@ func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p 
 		if err := restate(ctx, tx, acct, plan.Restate, st); err != nil {
 			return st, 0, err
 		}
-		row, err := loadStatement(ctx, tx, acct, plan.Restate)
+		row, err := loadStatement(ctx, cached{tx}, acct, plan.Restate)
 		return row, plan.Action, err
 	}
 	row := plan.Row
@@ -237,7 +237,7 @@ func similarNotes(ctx context.Context, tx *Tx, acct memory.AccountID, object str
 	if q == "" {
 		return nil, nil
 	}
-	return scanStatements(ctx, tx, `SELECT `+prefixed("s.", statementCols)+` FROM statements_fts
+	return scanStatements(ctx, cached{tx}, `SELECT `+prefixed("s.", statementCols)+` FROM statements_fts
 		JOIN statements s ON s.id = statements_fts.rowid
 		WHERE statements_fts MATCH ? AND s.account_id = ? AND s.kind = 'note' AND s.expired_at = 0
 		ORDER BY bm25(statements_fts) LIMIT 20`, q, int64(acct))
@@ -289,7 +289,7 @@ func restate(ctx context.Context, tx *Tx, acct memory.AccountID, id int64, st me
 			return err
 		}
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE statements SET confidence = MIN(1.0, confidence + (1.0 - confidence) * 0.25),
+	_, err := tx.exec(ctx, `UPDATE statements SET confidence = MIN(1.0, confidence + (1.0 - confidence) * 0.25),
 		pinned = MAX(pinned, ?) WHERE id = ? AND account_id = ?`, boolInt(st.Pinned), id, int64(acct))
 	return err
 }
@@ -298,11 +298,11 @@ func restate(ctx context.Context, tx *Tx, acct memory.AccountID, id int64, st me
 // as revised and a copy with the shorter window, and its evidence, takes
 // its place. A window cut to nothing leaves no copy.
 func revise(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, rv temporal.Revision, by int64) error {
-	old, err := loadStatement(ctx, tx, acct, rv.ID)
+	old, err := loadStatement(ctx, cached{tx}, acct, rv.ID)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE statements SET expired_at = ?, reason = ?, replaced_by = ? WHERE id = ?`,
+	if _, err := tx.exec(ctx, `UPDATE statements SET expired_at = ?, reason = ?, replaced_by = ? WHERE id = ?`,
 		millis(tx.Now), string(memory.ReasonRevised), by, rv.ID); err != nil {
 		return err
 	}
