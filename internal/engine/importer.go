@@ -442,6 +442,11 @@ func (e *Engine) prepareSession(s *memory.Session, places map[string]memory.Plac
 			p := &t.Parts[j]
 			p.Seq = seq
 			p.Text = clean(p.Text)
+			if p.Kind == memory.KindToolResult && ownTool(p.Tool) {
+				// What cairn's own tools returned is memory already; kept,
+				// it would come back in later searches as if it were new.
+				p.Text = ownToolOutput
+			}
 			if p.Role == memory.RoleAssistant {
 				p.Text, t.Cited = cut(p.Text, t.Cited)
 			}
@@ -449,6 +454,22 @@ func (e *Engine) prepareSession(s *memory.Session, places map[string]memory.Plac
 		t.Digest = digest(t)
 	}
 	return n
+}
+
+// ownToolOutput stands in for the output of one of cairn's own tools.
+const ownToolOutput = "[output of a cairn memory tool: not kept, it was recalled memory]"
+
+// ownTool reports whether a tool is one of cairn's MCP tools as a client
+// names it: mcp__cairn__memory_search (Claude Code, Codex) or
+// cairn_memory_search (OpenCode).
+func ownTool(name string) bool {
+	n := strings.ToLower(name)
+	for _, prefix := range []string{"mcp__cairn__", "cairn_", "cairn."} {
+		if rest, ok := strings.CutPrefix(n, prefix); ok {
+			return strings.HasPrefix(rest, "memory_")
+		}
+	}
+	return false
 }
 
 // cut removes cairn's citation tags from text and adds the refs they
