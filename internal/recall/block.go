@@ -184,7 +184,9 @@ func compose(lines []Line, o Options) string {
 	b.WriteString("\n")
 	switch {
 	case len(lines) == 0 && o.Kind == Request:
-		b.WriteString("Result: empty. Memory holds nothing that matches this request; say so rather than guess.\n")
+		// Rows this session's start block already showed are not repeated,
+		// so "empty" must not deny them.
+		b.WriteString("Result: empty. Nothing beyond what memory already showed in this session matches this request; if nothing shown holds the answer, say so rather than guess.\n")
 	case len(lines) == 0:
 		b.WriteString("Result: empty.\n")
 	default:

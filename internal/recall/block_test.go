@@ -93,6 +93,11 @@ func TestEmptyResults(t *testing.T) {
 	if r.Status != StatusEmpty || !strings.Contains(r.Text, "Result: empty") || !strings.HasPrefix(r.Text, memory.MarkerOpen) {
 		t.Fatalf("empty recall: %+v", r)
 	}
+	// The session's start block may hold the answer: an empty request
+	// block must not say memory holds nothing.
+	if strings.Contains(r.Text, "holds nothing") || !strings.Contains(r.Text, "already showed in this session") {
+		t.Errorf("the empty request block denies what the start block showed:\n%s", r.Text)
+	}
 	s := Render(nil, Options{Kind: Standing, MaxChars: 9000})
 	if s.Text != "" || s.Status != StatusEmpty {
 		t.Fatalf("an empty standing block should show nothing: %q", s.Text)
