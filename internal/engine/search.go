@@ -83,14 +83,11 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 		depth = req.Limit
 	}
 	found := map[memory.Layer][]memory.Match{}
-	match := matchTerms(terms, stats)
+	match, all := matchTerms(terms, stats)
 	for _, l := range layers {
 		q := memory.SearchQuery{
-			Terms: res.Terms, Place: res.Place, Rung: res.Rung, ExcludeSession: req.ExcludeSession,
-			Since: req.Since, Until: req.Until, Limit: depth,
-		}
-		if l == memory.L0 {
-			q.Match = match
+			Terms: res.Terms, Match: match, MatchAll: all, Place: res.Place, Rung: res.Rung,
+			ExcludeSession: req.ExcludeSession, Since: req.Since, Until: req.Until, Limit: depth,
 		}
 		cs, err := e.store.SearchLayer(ctx, memory.LocalAccount, l, q)
 		if err != nil {
@@ -108,40 +105,63 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 	return res, nil
 }
 
-// commonShare and bigStore decide which terms the raw layer's index is
-// not asked for: in a big store a term found in 5% of the documents picks
-// thousands of rows and costs most of a search. dropCommon is off: on
-// LoCoMo, leaving common terms out of the match lost 6 points of R@50
-// (evidence turns often share only a speaker's name or a common word with
-// the question, the rest of the match coming through their context).
-// The mechanism stays for stores where speed must win.
+// A search's cost grows with the rows its terms select in the raw layer:
+// FTS5's bm25 reads each selected row's sizes and positions (about a
+// microsecond a row here) and counts every row of each term to weigh it.
+// In a big store a term held by half the documents selects tens of
+// thousands of rows for a few points of score. So a search whose terms
+// select at most exactRows is ranked over all of them, as on LoCoMo
+// (5,882 turns), where leaving common terms out lost 6 points of R@50.
+// Beyond that the rarest terms, selecting rareRows at most together,
+// choose and rank the rows; the others still count in the lexical score
+// (coverage). When even the rarest term selects more, the newest rows
+// holding the allTerms rarest terms together are read, unranked.
 const (
-	commonShare = 0.05
-	bigStore    = 5000
-	dropCommon  = false
+	exactRows = 10000
+	rareRows  = 1500
+	allTerms  = 3
 )
 
-// matchTerms is the part of the query the raw index is asked for; nil
-// means all of it.
-func matchTerms(terms []rank.Term, st memory.TermStats) []string {
-	if !dropCommon || len(terms) == 0 || st.Docs < bigStore {
-		return nil
+// matchTerms is the part of the query the indexes are asked for (nil: all
+// of it), and whether every one of those terms is required.
+func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
+	if len(terms) == 0 || st.Docs == 0 {
+		return nil, false
 	}
-	var keep []string
+	scale := float64(max(st.Total, st.Docs)) / float64(st.Docs)
+	rows := func(t string) float64 { return float64(st.DF[t]) * scale }
+	var sum float64
 	for _, t := range terms {
-		if float64(st.DF[t.Text]) < commonShare*float64(st.Docs) {
-			keep = append(keep, t.Text)
-		}
+		sum += rows(t.Text)
 	}
-	if len(keep) == 0 {
-		// Only common words: ask for the two least common.
-		sorted := append([]rank.Term(nil), terms...)
-		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].IDF > sorted[j].IDF })
-		for i := 0; i < len(sorted) && i < 2; i++ {
-			keep = append(keep, sorted[i].Text)
-		}
+	if sum <= exactRows {
+		return nil, false
 	}
-	return keep
+	sorted := make([]string, len(terms))
+	for i, t := range terms {
+		sorted[i] = t.Text
+	}
+	sort.SliceStable(sorted, func(i, j int) bool { return rows(sorted[i]) < rows(sorted[j]) })
+	var keep, seen []string
+	var sel float64
+	for _, t := range sorted {
+		r := rows(t)
+		if r == 0 {
+			// Unseen among the newest documents: rare if anywhere.
+			keep = append(keep, t)
+			continue
+		}
+		seen = append(seen, t)
+		if sel+r > rareRows {
+			continue
+		}
+		sel += r
+		keep = append(keep, t)
+	}
+	if sel > 0 || len(seen) == 0 {
+		return keep, false
+	}
+	return seen[:min(allTerms, len(seen))], true
 }
 
 // queryTerms picks the most informative terms of a query, weighted by the

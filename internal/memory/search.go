@@ -9,7 +9,11 @@ type SearchQuery struct {
 	// terms found in a large share of a big store select nothing and only
 	// cost; they still count in the lexical score.
 	Match []string
-	Place Place
+	// MatchAll, with Match, asks for the rows holding every Match term,
+	// newest first and unranked: what a big store can afford when even
+	// the query's rarest term is common.
+	MatchAll bool
+	Place    Place
 	// Rung is the widest place read: worktree (the default) reads only this
 	// checkout; each wider rung adds the rows placed there.
 	Rung Rung
@@ -54,8 +58,11 @@ type Match struct {
 
 // TermStats are a layer's document frequencies, for choosing query terms.
 type TermStats struct {
-	Docs int            // documents in the layer
-	DF   map[string]int // documents holding each term
+	Docs int            // documents counted: the layer's newest, at most a window
+	DF   map[string]int // documents counted holding each term
+	// Total is every document in the layer; DF × Total / Docs estimates
+	// how many rows a term selects.
+	Total int
 }
 
 // StatementFilter selects statements.

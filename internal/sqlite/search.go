@@ -18,7 +18,9 @@ const (
 // matchExpr builds an FTS5 query from tokens: each quoted (inner quotes
 // doubled), joined by OR. Tokens come from the text package, but quoting
 // makes any string safe: user text never reaches MATCH unquoted.
-func matchExpr(terms []string) string {
+func matchExpr(terms []string) string { return joinTerms(terms, " OR ") }
+
+func joinTerms(terms []string, op string) string {
 	var b strings.Builder
 	for _, t := range terms {
 		// SQLite reads the query as a C string: a NUL would end it.
@@ -27,13 +29,28 @@ func matchExpr(terms []string) string {
 			continue
 		}
 		if b.Len() > 0 {
-			b.WriteString(" OR ")
+			b.WriteString(op)
 		}
 		b.WriteByte('"')
 		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
 		b.WriteByte('"')
 	}
 	return b.String()
+}
+
+// derivedMatch is the FTS5 query of a derived layer: the same terms the
+// raw layer is asked for (chosen by its statistics, the steadiest; a word
+// common in turns is common in their episodes too), all of them required
+// when the raw layer requires them. Derived layers are ranked by bm25
+// either way: what a query selects of them is small enough.
+func derivedMatch(q memory.SearchQuery) string {
+	switch {
+	case len(q.Match) == 0:
+		return matchExpr(q.Terms)
+	case q.MatchAll:
+		return allExpr(q.Match)
+	}
+	return matchExpr(q.Match)
 }
 
 // SearchLayer returns a layer's best candidates for the query's terms,
@@ -68,20 +85,48 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	// table: only the best rows are joined to their parts, sessions and
 	// turns. Rows the outer filters drop (the current session, a time
 	// range) are made up for by reading deeper.
-	words := matchExpr(terms)
-	if words == "" {
+	if matchExpr(terms) == "" {
 		return nil, nil
 	}
-	expr := "{body context} : (" + words + ") AND " + placeMatch(acct, q.Place, q.Rung)
+	place, err := db.placeMatch(ctx, acct, q.Place, q.Rung)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	}
 	deep := limit*2 + 20
 	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
 		deep = limit*4 + 40
 	}
+	if !q.MatchAll {
+		return db.readParts(ctx, acct, q, "{body context} : ("+matchExpr(terms)+")"+place, true, deep, limit)
+	}
+	// Every term is common: the newest rows holding all of them, then
+	// all but the commonest, and so on, until enough are found.
+	var out []memory.Match
+	for n := len(terms); n > 0 && len(out) < limit; n-- {
+		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")"+place, false, deep, limit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// allExpr is matchExpr with every term required.
+func allExpr(terms []string) string { return joinTerms(terms, " AND ") }
+
+// readParts reads the parts an FTS5 expression matches, filtered, with
+// their sessions, turns and neighbours: the best by bm25 when ranked,
+// else the newest, which FTS5 returns without scoring a row it skips.
+func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, expr string, ranked bool, deep, limit int) ([]memory.Match, error) {
 	var sb strings.Builder
 	args := []any{partsBodyWeight, partsContextWeight, expr, deep, int64(acct)}
+	order := "score DESC"
+	if !ranked {
+		args[0], args[1] = 0.0, 0.0
+		order = "rowid DESC"
+	}
 	sb.WriteString(`WITH hits AS (
-			SELECT rowid AS id, -bm25(parts_fts, ?, ?, 0.0) AS score FROM parts_fts
-			WHERE parts_fts MATCH ? ORDER BY score DESC LIMIT ?)
+			SELECT rowid AS id, ` + scoreExpr(ranked) + ` AS score FROM parts_fts
+			WHERE parts_fts MATCH ? ORDER BY ` + order + ` LIMIT ?)
 		SELECT p.id, hits.score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
 			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
 		FROM hits
@@ -130,9 +175,35 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	return out, nil
 }
 
-// placeMatch is the place part of an FTS5 query: the account, and the
+// scoreExpr is bm25 with the columns' weights taken as the first two
+// arguments, or, unranked, a constant that still consumes them.
+func scoreExpr(ranked bool) string {
+	if ranked {
+		return "-bm25(parts_fts, ?, ?, 0.0)"
+	}
+	return "(? + ?)"
+}
+
+// placeMatch is placeMatchFor as an AND clause, or nothing for a read of
+// everywhere in a store of one account: every row is the account's, and
+// bm25 counts each phrase's rows once per search, which for the account's
+// token is the whole index (a millisecond per 25,000 parts).
+func (db *DB) placeMatch(ctx context.Context, acct memory.AccountID, p memory.Place, r memory.Rung) (string, error) {
+	if r == memory.RungEverywhere {
+		var n int
+		if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM accounts`).Scan(&n); err != nil {
+			return "", err
+		}
+		if n <= 1 {
+			return "", nil
+		}
+	}
+	return " AND " + placeMatchFor(acct, p, r), nil
+}
+
+// placeMatchFor is the place part of an FTS5 query: the account, and the
 // rungs of the place a read at rung r sees.
-func placeMatch(acct memory.AccountID, p memory.Place, r memory.Rung) string {
+func placeMatchFor(acct memory.AccountID, p memory.Place, r memory.Rung) string {
 	tok := func(t string) string { return `place : "` + t + `"` }
 	switch r {
 	case memory.RungEverywhere:
@@ -223,10 +294,14 @@ func placeFilter(sb *strings.Builder, args *[]any, p memory.Place, r memory.Rung
 
 // dfWindow and dfCap bound the work of estimating how common a term is:
 // counted over the newest dfWindow documents, and never past dfCap
-// matches. A term that common is common; its exact count decides nothing.
+// matches (5%). A term that common is common; its exact count decides
+// nothing. A store bigger than the window is sampled over its newest
+// dfSample documents at the same 5%: counting is a few microseconds a
+// match, and twelve common terms at 1,000 each cost a search 3–5 ms.
 const (
 	dfWindow = 20000
 	dfCap    = 1000
+	dfSample = 4000
 )
 
 // TermStats estimates, over the newest documents of a layer, how many
@@ -241,7 +316,11 @@ func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string)
 	if err := db.read.QueryRowContext(ctx, `SELECT docs FROM fts_docs WHERE layer = ?`, string(layer)).Scan(&docs); err != nil {
 		return st, memory.Wrap(memory.CodeInternal, "read index size", err)
 	}
-	st.Docs = min(docs, dfWindow)
+	window, limit := dfWindow, dfCap
+	if docs > dfWindow {
+		window, limit = dfSample, dfCap*dfSample/dfWindow
+	}
+	st.Docs, st.Total = min(docs, window), docs
 	if len(terms) == 0 || docs == 0 {
 		return st, nil
 	}
@@ -256,7 +335,7 @@ func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string)
 			continue
 		}
 		var n int
-		if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, top-dfWindow, dfCap).Scan(&n); err != nil {
+		if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, top-int64(window), limit).Scan(&n); err != nil {
 			return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
 		}
 		st.DF[t] = n
@@ -280,7 +359,7 @@ func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q mem
 		limit = 50
 	}
 	var sb strings.Builder
-	args := []any{statementsBodyWeight, statementsContextWeight, matchExpr(q.Terms), int64(acct)}
+	args := []any{statementsBodyWeight, statementsContextWeight, derivedMatch(q), int64(acct)}
 	sb.WriteString(`SELECT -bm25(statements_fts, ?, ?) AS score, ` + prefixed("s.", statementCols) + `
 		FROM statements_fts JOIN statements s ON s.id = statements_fts.rowid
 		WHERE statements_fts MATCH ? AND s.account_id = ? AND s.expired_at = 0 AND s.invalid_at = 0`)
@@ -341,7 +420,7 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 		limit = 50
 	}
 	var sb strings.Builder
-	args := []any{matchExpr(q.Terms), int64(acct)}
+	args := []any{derivedMatch(q), int64(acct)}
 	sb.WriteString(`SELECT -bm25(episodes_fts, 1.0, 0.3) AS score, ` + episodeCols + `
 		FROM episodes_fts JOIN episodes e ON e.id = episodes_fts.rowid
 		JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
