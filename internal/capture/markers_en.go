@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -14,75 +13,75 @@ import (
 const enLead = `^(?:(?:please|pls|plz|and|also|so|but|ok|okay|oh|btw|just|again|hey|yes|yeah|yep|right|alright|fyi|ps|note|reminder|remember|important|kindly|then|one more thing|general rule|golden rule|rule|note that|reminder that|remember that|for the record|oh and|and also|also please|and please)(?:[,:!-]+)?\s+)*`
 
 var (
-	enFiller = regexp.MustCompile(enLead)
+	enFiller = lazyRE(enLead)
 
-	enQuestionStart = regexp.MustCompile(enLead + `(?:can|could|would|will|should|shall|does|did|is|are|am|was|were|has|have|had|may|might|must|what|why|how|which|who|whom|whose|where|any idea|isn'?t|aren'?t|doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|can'?t|couldn'?t|do (?:we|you|i|they|it|he|she|the|this|that|these|those|our|my|your|all|any|people))\b`)
-	enHypothetical  = regexp.MustCompile(`^(?:what if|suppose|supposing|imagine|say we|let'?s say|hypothetically|in theory|whether|assuming|pretend|in an ideal world|ideally)\b`)
-	enConditional   = regexp.MustCompile(`^(?:if|even if|only if|unless|in case|as long as|provided)\b`)
-	enTemporal      = regexp.MustCompile(`^(?:whenever|every time|each time|any ?time|when|before|after|once|while|until)\b`)
-	enHabitual      = regexp.MustCompile(`^(?:whenever|every time|each time|any ?time|(?:when|before|after) (?:you |we )?(?:commit|push|merg|deploy|releas|open|add|creat|chang|touch|edit|modify|updat|writ|bump|renam|start|finish|tag|cut))`)
+	enQuestionStart = lazyRE(enLead + `(?:can|could|would|will|should|shall|does|did|is|are|am|was|were|has|have|had|may|might|must|what|why|how|which|who|whom|whose|where|any idea|isn'?t|aren'?t|doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|can'?t|couldn'?t|do (?:we|you|i|they|it|he|she|the|this|that|these|those|our|my|your|all|any|people))\b`)
+	enHypothetical  = lazyRE(`^(?:what if|suppose|supposing|imagine|say we|let'?s say|hypothetically|in theory|whether|assuming|pretend|in an ideal world|ideally)\b`)
+	enConditional   = lazyRE(`^(?:if|even if|only if|unless|in case|as long as|provided)\b`)
+	enTemporal      = lazyRE(`^(?:whenever|every time|each time|any ?time|when|before|after|once|while|until)\b`)
+	enHabitual      = lazyRE(`^(?:whenever|every time|each time|any ?time|(?:when|before|after) (?:you |we )?(?:commit|push|merg|deploy|releas|open|add|creat|chang|touch|edit|modify|updat|writ|bump|renam|start|finish|tag|cut))`)
 
 	// enVeto marks what is tentative, reported or hypothetical.
-	enVeto = regexp.MustCompile(`\b(?:if|unless|whether|maybe|perhaps|probably|possibly|might|could|would|wonder|wondering|considering|consider|thinking|think|thinks|thought|guess|suppose|not sure|unsure|used to|supposed to|said|says|say|saying|state|states|stated|told|tells|mentioned|mentions|suggested|suggests|suggest|claims?|claimed|wrote|writes|argued|argues|believes?|believed|recommends?|recommended|insists?|insisted|wants|wanted|asked|asks|according to|apparently|supposedly|hope|hopefully|wish|pretend|imagine|hypothetically|seems?|seemed|heard|reckon|reckons|feels like|what if|propose|proposed|proposing|should we|shall we|do we|how about)\b`)
+	enVeto = lazyRE(`\b(?:if|unless|whether|maybe|perhaps|probably|possibly|might|could|would|wonder|wondering|considering|consider|thinking|think|thinks|thought|guess|suppose|not sure|unsure|used to|supposed to|said|says|say|saying|state|states|stated|told|tells|mentioned|mentions|suggested|suggests|suggest|claims?|claimed|wrote|writes|argued|argues|believes?|believed|recommends?|recommended|insists?|insisted|wants|wanted|asked|asks|according to|apparently|supposedly|hope|hopefully|wish|pretend|imagine|hypothetically|seems?|seemed|heard|reckon|reckons|feels like|what if|propose|proposed|proposing|should we|shall we|do we|how about)\b`)
 	// enOwnWords removes the user's own framing from a prefix before the
 	// veto: "as I said", "I want you to".
-	enOwnWords   = regexp.MustCompile(`\b(?:as i (?:said|say|mentioned)|like i said|i say|i (?:have |'ve )?(?:said|told you|asked you|mentioned)|i keep telling you|i (?:want|need|expect|'d like|would like)(?: you)? to)\b`)
-	enNegated    = regexp.MustCompile(`(?:n't\b|\bnot\b|\bnever\b|\bno longer\b|\bhardly\b|\brarely\b|\bseldom\b|\bbarely\b)`)
-	enOneOff     = regexp.MustCompile(`\b(?:this|that) (?:time|one|file|function|method|test|pr|branch|commit|change|bug|issue|line|part|case|module|component|endpoint|query|script|step|ticket|class|variable|folder|directory|migration|task)\b|\b(?:for now|right now|yet|today|tonight|this morning|this afternoon|this evening|at the moment|for the moment|temporarily|just now|for a bit|for a second|for a minute|for this|in this (?:pr|file|function|commit|branch|test|case|one)|until (?:i|we|it))\b`)
-	enPronounEnd = regexp.MustCompile(`\b(?:it|this|that|them|these|those|anything|everything|yet)\W*$`)
-	enOneOffThis = regexp.MustCompile(`\b(?:this|that) (?:time|one|file|function|method|test|pr|branch|commit|change|bug|issue|line|part|case)\b`)
+	enOwnWords   = lazyRE(`\b(?:as i (?:said|say|mentioned)|like i said|i say|i (?:have |'ve )?(?:said|told you|asked you|mentioned)|i keep telling you|i (?:want|need|expect|'d like|would like)(?: you)? to)\b`)
+	enNegated    = lazyRE(`(?:n't\b|\bnot\b|\bnever\b|\bno longer\b|\bhardly\b|\brarely\b|\bseldom\b|\bbarely\b)`)
+	enOneOff     = lazyRE(`\b(?:this|that) (?:time|one|file|function|method|test|pr|branch|commit|change|bug|issue|line|part|case|module|component|endpoint|query|script|step|ticket|class|variable|folder|directory|migration|task)\b|\b(?:for now|right now|yet|today|tonight|this morning|this afternoon|this evening|at the moment|for the moment|temporarily|just now|for a bit|for a second|for a minute|for this|in this (?:pr|file|function|commit|branch|test|case|one)|until (?:i|we|it))\b`)
+	enPronounEnd = lazyRE(`\b(?:it|this|that|them|these|those|anything|everything|yet)\W*$`)
+	enOneOffThis = lazyRE(`\b(?:this|that) (?:time|one|file|function|method|test|pr|branch|commit|change|bug|issue|line|part|case)\b`)
 
-	enTicketIntro = regexp.MustCompile(`\b(?:i'?m|i am)\s+(?:currently\s+|now\s+|still\s+|mostly\s+|actually\s+|just\s+)?(?:on|working on|doing|handling|picking up|assigned to|taking|tackling|fixing|finishing)\s+(?:ticket\s+|issue\s+|story\s+|bug\s+|task\s+)?|\b(?:my|the)\s+(?:current\s+)?(?:ticket|issue|story|task)\s+(?:is|is now|:)\s+|\bthe (?:ticket|issue) i'?m (?:on|working on) (?:is|is now)\s+|\bcurrent ticket(?:\s+is|:)\s+`)
-	enTicket      = regexp.MustCompile(`^(?:[A-Z][A-Z0-9]{1,9}-[0-9]{1,6}|#[0-9]{1,7})$`)
-	enWorkingOn   = regexp.MustCompile(`\b(?:i'?m|i am)\s+(?:currently\s+|now\s+|still\s+|mostly\s+|actually\s+)?working on\s+`)
-	enOS          = regexp.MustCompile(`\b(?:i'?m|i am)\s+(?:on|using|running)\s+((?:macos|mac os|windows|linux|ubuntu|debian|fedora|arch linux|nixos|wsl2?)(?:\s+v?[0-9]+(?:\.[0-9]+)*)?)\b`)
+	enTicketIntro = lazyRE(`\b(?:i'?m|i am)\s+(?:currently\s+|now\s+|still\s+|mostly\s+|actually\s+|just\s+)?(?:on|working on|doing|handling|picking up|assigned to|taking|tackling|fixing|finishing)\s+(?:ticket\s+|issue\s+|story\s+|bug\s+|task\s+)?|\b(?:my|the)\s+(?:current\s+)?(?:ticket|issue|story|task)\s+(?:is|is now|:)\s+|\bthe (?:ticket|issue) i'?m (?:on|working on) (?:is|is now)\s+|\bcurrent ticket(?:\s+is|:)\s+`)
+	enTicket      = lazyRE(`^(?:[A-Z][A-Z0-9]{1,9}-[0-9]{1,6}|#[0-9]{1,7})$`)
+	enWorkingOn   = lazyRE(`\b(?:i'?m|i am)\s+(?:currently\s+|now\s+|still\s+|mostly\s+|actually\s+)?working on\s+`)
+	enOS          = lazyRE(`\b(?:i'?m|i am)\s+(?:on|using|running)\s+((?:macos|mac os|windows|linux|ubuntu|debian|fedora|arch linux|nixos|wsl2?)(?:\s+v?[0-9]+(?:\.[0-9]+)*)?)\b`)
 
-	enDecided  = regexp.MustCompile(`\b(?:we|i|the team|our team|team)(?:'ve|'d)?\s+(?:have\s+|had\s+|finally\s+|just\s+|already\s+|all\s+|both\s+|collectively\s+|eventually\s+|officially\s+|ultimately\s+)*(?:decided|agreed|chose|settled on|went with|picked|opted|standardi[sz]ed on|committed to|concluded)\b`)
-	enDecision = regexp.MustCompile(`\b(?:the|our|my|final)\s+(?:final\s+)?decision\s+(?:is|was|:)|^decision\s*:|\bdecided\s*:|\blet'?s\s+(?:just\s+)?(?:go with|stick with|standardi[sz]e on|settle on|stay with)\b|\bwe(?:'re| are)\s+(?:going|sticking|staying)\s+with\b`)
-	enWillUse  = regexp.MustCompile(`\b(?:we'?ll|we will|we'?re going to|we are going to|we'?re gonna|let'?s|let us|we'?re|we are|i'?ll|i will)\s+(?:just\s+|still\s+|now\s+|keep\s+)?(?:use|using|go with|going with|stick with|sticking with|keep|keeping|adopt|adopting|switch to|switching to|move to|moving to|migrate to|migrating to|drop|dropping|replace|replacing)\b`)
-	enContrast = regexp.MustCompile(`\bnot\b|\binstead\b|\brather than\b|\bover\b|\bbecause\b|\bsince\b|\bfrom now on\b|\bgoing forward\b|\bfor good\b|\bfor everything\b|\beverywhere\b|\bfor all\b|\bacross\b`)
+	enDecided  = lazyRE(`\b(?:we|i|the team|our team|team)(?:'ve|'d)?\s+(?:have\s+|had\s+|finally\s+|just\s+|already\s+|all\s+|both\s+|collectively\s+|eventually\s+|officially\s+|ultimately\s+)*(?:decided|agreed|chose|settled on|went with|picked|opted|standardi[sz]ed on|committed to|concluded)\b`)
+	enDecision = lazyRE(`\b(?:the|our|my|final)\s+(?:final\s+)?decision\s+(?:is|was|:)|^decision\s*:|\bdecided\s*:|\blet'?s\s+(?:just\s+)?(?:go with|stick with|standardi[sz]e on|settle on|stay with)\b|\bwe(?:'re| are)\s+(?:going|sticking|staying)\s+with\b`)
+	enWillUse  = lazyRE(`\b(?:we'?ll|we will|we'?re going to|we are going to|we'?re gonna|let'?s|let us|we'?re|we are|i'?ll|i will)\s+(?:just\s+|still\s+|now\s+|keep\s+)?(?:use|using|go with|going with|stick with|sticking with|keep|keeping|adopt|adopting|switch to|switching to|move to|moving to|migrate to|migrating to|drop|dropping|replace|replacing)\b`)
+	enContrast = lazyRE(`\bnot\b|\binstead\b|\brather than\b|\bover\b|\bbecause\b|\bsince\b|\bfrom now on\b|\bgoing forward\b|\bfor good\b|\bfor everything\b|\beverywhere\b|\bfor all\b|\bacross\b`)
 
-	enMoved = regexp.MustCompile(`\b(?:we|i|the team|our team)(?:'ve)?\s+(?:have\s+|just\s+|recently\s+|finally\s+|already\s+|now\s+|officially\s+|fully\s+|completely\s+)*(?:moved|switched|migrated|changed|transitioned|ported|upgraded|swapped|cut)\b`)
-	enIsNow = regexp.MustCompile(`\s(?:is|are)\s+now\s+|\snow\s+(?:is|are)\s+`)
-	enNowVb = regexp.MustCompile(`\s(?:now|currently)\s+(?:runs on|runs in|lives on|lives in|points to|points at|uses|deploys to|goes to|is on|is hosted on|is deployed to|runs|targets)\s+`)
-	enWeNow = regexp.MustCompile(`\bwe\s+(?:now\s+|currently\s+)?(?:deploy|host|host everything|run|run everything)\s+(?:to|on)\s+`)
-	enNowIn = regexp.MustCompile(`\b(?:now|currently)\b`)
-	enIs    = regexp.MustCompile(`\s(?:is|:)\s+`)
+	enMoved = lazyRE(`\b(?:we|i|the team|our team)(?:'ve)?\s+(?:have\s+|just\s+|recently\s+|finally\s+|already\s+|now\s+|officially\s+|fully\s+|completely\s+)*(?:moved|switched|migrated|changed|transitioned|ported|upgraded|swapped|cut)\b`)
+	enIsNow = lazyRE(`\s(?:is|are)\s+now\s+|\snow\s+(?:is|are)\s+`)
+	enNowVb = lazyRE(`\s(?:now|currently)\s+(?:runs on|runs in|lives on|lives in|points to|points at|uses|deploys to|goes to|is on|is hosted on|is deployed to|runs|targets)\s+`)
+	enWeNow = lazyRE(`\bwe\s+(?:now\s+|currently\s+)?(?:deploy|host|host everything|run|run everything)\s+(?:to|on)\s+`)
+	enNowIn = lazyRE(`\b(?:now|currently)\b`)
+	enIs    = lazyRE(`\s(?:is|:)\s+`)
 
-	enPrefer   = regexp.MustCompile(`\bi(?:'d| would)?\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|much\s+|always\s+|still\s+|definitely\s+|personally\s+|actually\s+)*prefer\b|\bi(?:'d| would)\s+(?:really\s+|much\s+|generally\s+)*rather\b|\bmy\s+(?:strong\s+|personal\s+|general\s+)?preference\s+(?:is|would be|:)|\bi have a (?:strong\s+)?preference for\b`)
-	enLikeMore = regexp.MustCompile(`\bi\s+(?:really\s+|much\s+|definitely\s+)?like\s+(\S+)(?:\s+\S+){0,6}?\s+(?:better|more)\b`)
-	enLikeWay  = regexp.MustCompile(`\bi\s+(?:really\s+|generally\s+|usually\s+|always\s+)?(?:like|love)\s+(?:to\s+(?:keep|have|use|see|get|write|run|do|read)|it when|when|my|having|using|keeping|seeing|small|short|concise|explicit|early)\b`)
-	enDislike  = regexp.MustCompile(`\bi\s+(?:really\s+)?(?:don'?t|do not)\s+like\s+(?:it\s+)?when\b|\bi\s+(?:really\s+)?(?:hate|dislike|can'?t stand)\s+(?:it\s+when|when|long|verbose|wordy|unnecessary|extra|excessive|huge|deeply|nested|magic|clever|trailing|emojis?|walls of)\b`)
-	enIUse     = regexp.MustCompile(`\bi\s+(?:always\s+|usually\s+|mostly\s+|only\s+|generally\s+|normally\s+|personally\s+)?use\s+`)
-	enKeep     = regexp.MustCompile(`^(?:always\s+)?keep\s+(?:your\s+|the\s+|all\s+|my\s+|our\s+)?(?:answers|responses|replies|explanations|summaries|messages|output|comments|commit messages|prs|pull requests|diffs|changes|functions|commits|code reviews|reviews|emails|docs|tests)\s+`)
-	enBe       = regexp.MustCompile(`^(?:always\s+)?(?:be|stay)\s+(?:more\s+|very\s+|extra\s+|super\s+)?(?:concise|brief|terse|direct|succinct|blunt)\b`)
-	enAnswerIn = regexp.MustCompile(`^(?:always\s+)?(?:answer|reply|respond|write|talk|explain|communicate)\s+(?:to me\s+)?in\s+(?:english|chinese|mandarin|german|french|spanish|japanese|korean|portuguese|plain english|simplified chinese|bullet points)\b`)
-	enStop     = regexp.MustCompile(`^stop\s+(?:adding|using|writing|putting|creating|generating|including|suggesting|apologi[sz]ing|making|leaving|inserting|wrapping|running|pushing|committing|renaming|reformatting|mocking)\b`)
-	enImpPref  = regexp.MustCompile(`^prefer\s+`)
+	enPrefer   = lazyRE(`\bi(?:'d| would)?\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|much\s+|always\s+|still\s+|definitely\s+|personally\s+|actually\s+)*prefer\b|\bi(?:'d| would)\s+(?:really\s+|much\s+|generally\s+)*rather\b|\bmy\s+(?:strong\s+|personal\s+|general\s+)?preference\s+(?:is|would be|:)|\bi have a (?:strong\s+)?preference for\b`)
+	enLikeMore = lazyRE(`\bi\s+(?:really\s+|much\s+|definitely\s+)?like\s+(\S+)(?:\s+\S+){0,6}?\s+(?:better|more)\b`)
+	enLikeWay  = lazyRE(`\bi\s+(?:really\s+|generally\s+|usually\s+|always\s+)?(?:like|love)\s+(?:to\s+(?:keep|have|use|see|get|write|run|do|read)|it when|when|my|having|using|keeping|seeing|small|short|concise|explicit|early)\b`)
+	enDislike  = lazyRE(`\bi\s+(?:really\s+)?(?:don'?t|do not)\s+like\s+(?:it\s+)?when\b|\bi\s+(?:really\s+)?(?:hate|dislike|can'?t stand)\s+(?:it\s+when|when|long|verbose|wordy|unnecessary|extra|excessive|huge|deeply|nested|magic|clever|trailing|emojis?|walls of)\b`)
+	enIUse     = lazyRE(`\bi\s+(?:always\s+|usually\s+|mostly\s+|only\s+|generally\s+|normally\s+|personally\s+)?use\s+`)
+	enKeep     = lazyRE(`^(?:always\s+)?keep\s+(?:your\s+|the\s+|all\s+|my\s+|our\s+)?(?:answers|responses|replies|explanations|summaries|messages|output|comments|commit messages|prs|pull requests|diffs|changes|functions|commits|code reviews|reviews|emails|docs|tests)\s+`)
+	enBe       = lazyRE(`^(?:always\s+)?(?:be|stay)\s+(?:more\s+|very\s+|extra\s+|super\s+)?(?:concise|brief|terse|direct|succinct|blunt)\b`)
+	enAnswerIn = lazyRE(`^(?:always\s+)?(?:answer|reply|respond|write|talk|explain|communicate)\s+(?:to me\s+)?in\s+(?:english|chinese|mandarin|german|french|spanish|japanese|korean|portuguese|plain english|simplified chinese|bullet points)\b`)
+	enStop     = lazyRE(`^stop\s+(?:adding|using|writing|putting|creating|generating|including|suggesting|apologi[sz]ing|making|leaving|inserting|wrapping|running|pushing|committing|renaming|reformatting|mocking)\b`)
+	enImpPref  = lazyRE(`^prefer\s+`)
 
-	enAlways      = regexp.MustCompile(`\b(?:always|never)\b`)
-	enModal       = regexp.MustCompile(`\b(?:must|mustn'?t|must not|shouldn'?t|should not|should|needs? to|ha(?:ve|s) to)\b`)
-	enImperNeg    = regexp.MustCompile(`^(?:don'?t|do not|never ever|do never)\s+`)
-	enImperLead   = regexp.MustCompile(`^(?:avoid|only ever|only use|under no circumstances|no more|make sure to|make sure you|make sure that|make sure (?:every|all|each|no|nothing|our|we|the)|be sure to|remember to|always remember to|do not ever|don'?t ever)\b`)
-	enUseNot      = regexp.MustCompile(`^use\s+.+?(?:,?\s+not\s+|\s+instead of\s+|\s+rather than\s+|\s+over\s+|\s+for (?:all|every|any|each)\s|\s+everywhere\b|\s+across\s|\s+throughout\s)`)
-	enNoX         = regexp.MustCompile(`^no\s+([a-z-]+)\s+(?:in|on|to|inside|within|without|before|after|for|into)\b`)
-	enFromNow     = regexp.MustCompile(`\b(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|in (?:the )?future|for future reference|as a (?:general )?rule|by default|in general)\b`)
-	enTeamStart   = regexp.MustCompile(enLead + `(?:we|our|the team|everyone|everybody)\b`)
-	enTentative   = regexp.MustCompile(`\b(?:maybe|perhaps|probably|possibly|might|could|would)\b`)
-	enVagueWork   = regexp.MustCompile(`^(?:a |the )?(?:fix|it|this|that|something|stuff|things|them|what|bugs?)\b`)
-	enDecidedIdle = regexp.MustCompile(`^\s*(?:up|to disagree|nothing|yet|on nothing)\b`)
-	enPronounObj  = regexp.MustCompile(`^\s*(?:it|this|that|them|these|those|what|whatever|something|one|him|her)\b`)
-	enMustIdle    = regexp.MustCompile(`^(?:have (?:\w+ed|been|seen|done|gotten|known|taken|given|written|broken|forgotten|had|got|made|lost|left|missed)|'ve|say|admit|confess|be (?:getting|going|missing|wrong|right|tired|joking|kidding|a|the|something|somewhere|it))\b`)
-	enTeamRest    = regexp.MustCompile(`^(?:we|our|the team|everyone|everybody|all|every|each)\b`)
-	enThingRest   = regexp.MustCompile(`^(?:it|this|that|there|he|she|they)\b`)
-	enHabitIdle   = regexp.MustCompile(`^(?:into|out|through|across|up|it|this|that|them|these|those|what|whatever|something|to|a lot)\b`)
-	enImperVerb   = regexp.MustCompile(`^(?:run|use|add|update|regenerate|bump|check|write|commit|push|rebase|squash|rebuild|restart|ask|tell|include|mention|ping|notify|document|lint|format|test|rerun|re-run|clear|delete|remove|tag|sign|review|open|create|put|keep|call|wrap|prefix|start|end|follow|read|verify|double-check|confirm|pin|leave|mark|label|link|log|record|back up|squash-merge|merge|regen|recompile|reformat|explain|describe|note|justify|announce|attach|reference|cite|flag|warn)\b`)
+	enAlways      = lazyRE(`\b(?:always|never)\b`)
+	enModal       = lazyRE(`\b(?:must|mustn'?t|must not|shouldn'?t|should not|should|needs? to|ha(?:ve|s) to)\b`)
+	enImperNeg    = lazyRE(`^(?:don'?t|do not|never ever|do never)\s+`)
+	enImperLead   = lazyRE(`^(?:avoid|only ever|only use|under no circumstances|no more|make sure to|make sure you|make sure that|make sure (?:every|all|each|no|nothing|our|we|the)|be sure to|remember to|always remember to|do not ever|don'?t ever)\b`)
+	enUseNot      = lazyRE(`^use\s+.+?(?:,?\s+not\s+|\s+instead of\s+|\s+rather than\s+|\s+over\s+|\s+for (?:all|every|any|each)\s|\s+everywhere\b|\s+across\s|\s+throughout\s)`)
+	enNoX         = lazyRE(`^no\s+([a-z-]+)\s+(?:in|on|to|inside|within|without|before|after|for|into)\b`)
+	enFromNow     = lazyRE(`\b(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|in (?:the )?future|for future reference|as a (?:general )?rule|by default|in general)\b`)
+	enTeamStart   = lazyRE(enLead + `(?:we|our|the team|everyone|everybody)\b`)
+	enTentative   = lazyRE(`\b(?:maybe|perhaps|probably|possibly|might|could|would)\b`)
+	enVagueWork   = lazyRE(`^(?:a |the )?(?:fix|it|this|that|something|stuff|things|them|what|bugs?)\b`)
+	enDecidedIdle = lazyRE(`^\s*(?:up|to disagree|nothing|yet|on nothing)\b`)
+	enPronounObj  = lazyRE(`^\s*(?:it|this|that|them|these|those|what|whatever|something|one|him|her)\b`)
+	enMustIdle    = lazyRE(`^(?:have (?:\w+ed|been|seen|done|gotten|known|taken|given|written|broken|forgotten|had|got|made|lost|left|missed)|'ve|say|admit|confess|be (?:getting|going|missing|wrong|right|tired|joking|kidding|a|the|something|somewhere|it))\b`)
+	enTeamRest    = lazyRE(`^(?:we|our|the team|everyone|everybody|all|every|each)\b`)
+	enThingRest   = lazyRE(`^(?:it|this|that|there|he|she|they)\b`)
+	enHabitIdle   = lazyRE(`^(?:into|out|through|across|up|it|this|that|them|these|those|what|whatever|something|to|a lot)\b`)
+	enImperVerb   = lazyRE(`^(?:run|use|add|update|regenerate|bump|check|write|commit|push|rebase|squash|rebuild|restart|ask|tell|include|mention|ping|notify|document|lint|format|test|rerun|re-run|clear|delete|remove|tag|sign|review|open|create|put|keep|call|wrap|prefix|start|end|follow|read|verify|double-check|confirm|pin|leave|mark|label|link|log|record|back up|squash-merge|merge|regen|recompile|reformat|explain|describe|note|justify|announce|attach|reference|cite|flag|warn)\b`)
 
-	enWeHabit = regexp.MustCompile(`\b(?:we|everyone|everybody|the team|our team)\s+(?:all\s+|always\s+|usually\s+|generally\s+|typically\s+|normally\s+|mostly\s+|only\s+|just\s+|currently\s+|now\s+|still\s+|exclusively\s+|strictly\s+)*(?:use|uses|prefer|follow|squash|squash-merge|rebase|tag|name|prefix|suffix|write|keep|put|store|pin|vendor|require|deploy|release|version|format|lint|document|review|merge|commit|mock|ship|target|support|avoid|enforce|sign|generate|bump|group|sort|colocate|stick to|rely on|host|publish|annotate|log|structure|organi[sz]e|check in|default to|run|test|build|spell|capitalize|indent|wrap|lowercase|uppercase)\s+(\S+)`)
-	enWeNot   = regexp.MustCompile(`\bwe\s+(?:don'?t|do not|never)\s+(?:use|commit|push|merge|deploy|store|log|vendor|mock|ship|support|allow|accept|write|put|squash|rebase|release|pin|check in|hardcode|expose)\s+(\S+)`)
-	enQuant   = regexp.MustCompile(`^(?:every|all|each|any)\s+(?:[a-z0-9_./-]+\s+){0,3}?(?:must|should|needs?|requires?|has to|have to|gets?|goes|go|lives?|uses?|follows?|starts?|ends?|owns?|has|have|handles?|exposes?|runs?|logs?|writes?|reads?|ships?|keeps?|stores?|returns?|emits?|depends?)\b`)
-	enOurX    = regexp.MustCompile(`\bour\s+((?:[a-z0-9_./-]+\s+){0,3}?[a-z0-9_./-]+)\s+(start|starts|begin|begins|follow|follows|go|goes|live|lives|use|uses|end|ends|must|should|need to|needs to|have to|has to|always|never|are named|is named|are prefixed|is prefixed|are written|is written|get|gets|are|is|stay|stays|belong|belongs|run|runs|target|targets|require|requires|include|includes|log|logs|emit|emits|return|returns|expose|exposes|respond|responds|write|writes|store|stores|ship|ships|deploy|deploys|publish|publishes|import|imports|depend|depends|own|owns|live|handle|handles)\b\s*(\S*)`)
-	enConvNm  = regexp.MustCompile(`\b(?:the|our|team|house|project|repo|code)\s+(?:convention|rule|standard|style|policy|norm|guideline|style guide)s?\s+(?:is|are|says|:)|\bby convention\b|\bhouse style\b|^convention\s*:`)
+	enWeHabit = lazyRE(`\b(?:we|everyone|everybody|the team|our team)\s+(?:all\s+|always\s+|usually\s+|generally\s+|typically\s+|normally\s+|mostly\s+|only\s+|just\s+|currently\s+|now\s+|still\s+|exclusively\s+|strictly\s+)*(?:use|uses|prefer|follow|squash|squash-merge|rebase|tag|name|prefix|suffix|write|keep|put|store|pin|vendor|require|deploy|release|version|format|lint|document|review|merge|commit|mock|ship|target|support|avoid|enforce|sign|generate|bump|group|sort|colocate|stick to|rely on|host|publish|annotate|log|structure|organi[sz]e|check in|default to|run|test|build|spell|capitalize|indent|wrap|lowercase|uppercase)\s+(\S+)`)
+	enWeNot   = lazyRE(`\bwe\s+(?:don'?t|do not|never)\s+(?:use|commit|push|merge|deploy|store|log|vendor|mock|ship|support|allow|accept|write|put|squash|rebase|release|pin|check in|hardcode|expose)\s+(\S+)`)
+	enQuant   = lazyRE(`^(?:every|all|each|any)\s+(?:[a-z0-9_./-]+\s+){0,3}?(?:must|should|needs?|requires?|has to|have to|gets?|goes|go|lives?|uses?|follows?|starts?|ends?|owns?|has|have|handles?|exposes?|runs?|logs?|writes?|reads?|ships?|keeps?|stores?|returns?|emits?|depends?)\b`)
+	enOurX    = lazyRE(`\bour\s+((?:[a-z0-9_./-]+\s+){0,3}?[a-z0-9_./-]+)\s+(start|starts|begin|begins|follow|follows|go|goes|live|lives|use|uses|end|ends|must|should|need to|needs to|have to|has to|always|never|are named|is named|are prefixed|is prefixed|are written|is written|get|gets|are|is|stay|stays|belong|belongs|run|runs|target|targets|require|requires|include|includes|log|logs|emit|emits|return|returns|expose|exposes|respond|responds|write|writes|store|stores|ship|ships|deploy|deploys|publish|publishes|import|imports|depend|depends|own|owns|live|handle|handles)\b\s*(\S*)`)
+	enConvNm  = lazyRE(`\b(?:the|our|team|house|project|repo|code)\s+(?:convention|rule|standard|style|policy|norm|guideline|style guide)s?\s+(?:is|are|says|:)|\bby convention\b|\bhouse style\b|^convention\s*:`)
 )
 
 // enConventionNouns are the things a team rule is about. Read-only.
@@ -102,19 +101,19 @@ var enConventionNouns = markWordSet(`commit commits message messages branch bran
 
 // enFail are verbs that make "X always …" a complaint about what happens,
 // not a rule.
-var enFail = regexp.MustCompile(`^(?:fails?|failing|breaks?|crash(?:es)?|flakes?|hangs?|times? out|timeout|dies|takes?|pass(?:es)?|seems?|looks?|shows?|ends? up|gets? stuck|works?|blows? up|chokes?|happens?|comes? back|goes? down|hits?|complains?|forgets?|miss(?:es)?|gives?|returns? (?:an? )?(?:error|500|404)|throws?|errors?|slows?|makes? me|surprises?|confuses?)\b`)
+var enFail = lazyRE(`^(?:fails?|failing|breaks?|crash(?:es)?|flakes?|hangs?|times? out|timeout|dies|takes?|pass(?:es)?|seems?|looks?|shows?|ends? up|gets? stuck|works?|blows? up|chokes?|happens?|comes? back|goes? down|hits?|complains?|forgets?|miss(?:es)?|gives?|returns? (?:an? )?(?:error|500|404)|throws?|errors?|slows?|makes? me|surprises?|confuses?)\b`)
 
 // enComplaint marks a clause that describes what goes wrong.
-var enComplaint = regexp.MustCompile(`\b(?:late|slow(?:ly)?|badly|poorly|wrong|broken|behind|flaky|forever|annoying|weird|random(?:ly)?|somehow)\b`)
+var enComplaint = lazyRE(`\b(?:late|slow(?:ly)?|badly|poorly|wrong|broken|behind|flaky|forever|annoying|weird|random(?:ly)?|somehow)\b`)
 
 // enPast are past forms that make "we always …" history, not a rule.
-var enPast = regexp.MustCompile(`^(?:\w+ed|had|got|was|were|did|went|knew|thought|said|told|made|took|saw|found|ran|wrote|broke|forgot|came|gave|left|lost|felt|heard|meant|sent|spent|built|caught|brought|bought|began|became|chose|drove|fell|grew|held|led|paid|stood|stuck|won|been|seen|done|gotten|known|taken|given|written|broken|forgotten|shown|thrown|chosen|heard|tried|used)\b`)
+var enPast = lazyRE(`^(?:\w+ed|had|got|was|were|did|went|knew|thought|said|told|made|took|saw|found|ran|wrote|broke|forgot|came|gave|left|lost|felt|heard|meant|sent|spent|built|caught|brought|bought|began|became|chose|drove|fell|grew|held|led|paid|stood|stuck|won|been|seen|done|gotten|known|taken|given|written|broken|forgotten|shown|thrown|chosen|heard|tried|used)\b`)
 
 // enNotPast are base forms ending in -ed.
 var enNotPast = map[string]bool{"need": true, "feed": true, "seed": true, "embed": true, "speed": true, "proceed": true, "succeed": true, "exceed": true, "shred": true, "bleed": true}
 
 // enIdle are imperatives with nothing durable in them ("don't worry").
-var enIdle = regexp.MustCompile(`^(?:worry|bother|know|think|mind|care|get|understand|see|have|need|want|hesitate|panic|apologi[sz]e|stop|wait|rush|overthink|feel|trust|look|let|go|say|tell me|be (?:sorry|afraid|shy|silly|ridiculous|like that)|do (?:that|this|it|anything|so)|make (?:it|that|this)|forget|change anything|touch anything|ask|answer|reply|respond yet|again|appreciate|love|enjoy|like|hate|happy|glad|welcome|take a (?:look|break|walk|day|nap|step back)|call it|sleep|rest|give up|try|skip it|leave it)\b`)
+var enIdle = lazyRE(`^(?:worry|bother|know|think|mind|care|get|understand|see|have|need|want|hesitate|panic|apologi[sz]e|stop|wait|rush|overthink|feel|trust|look|let|go|say|tell me|be (?:sorry|afraid|shy|silly|ridiculous|like that)|do (?:that|this|it|anything|so)|make (?:it|that|this)|forget|change anything|touch anything|ask|answer|reply|respond yet|again|appreciate|love|enjoy|like|hate|happy|glad|welcome|take a (?:look|break|walk|day|nap|step back)|call it|sleep|rest|give up|try|skip it|leave it)\b`)
 
 func (s *markSentence) enDraft() (memory.Draft, bool) {
 	t := s.low
@@ -211,7 +210,7 @@ func (s *markSentence) enClear(from, p, end int) bool {
 
 // enFind returns the first match of re in t[from:] (absolute indexes)
 // that ok accepts.
-func enFind(re *regexp.Regexp, t string, from int, ok func(m []int) bool) []int {
+func enFind(re *lazyRegexp, t string, from int, ok func(m []int) bool) []int {
 	for _, m := range re.FindAllStringSubmatchIndex(t[from:], -1) {
 		for i := range m {
 			if m[i] >= 0 {
@@ -270,7 +269,7 @@ func (s *markSentence) enPreference(from int) (memory.Draft, bool) {
 	}
 	lead := from + len(enFiller.FindString(t[from:]))
 	rest := t[lead:]
-	for _, re := range []*regexp.Regexp{enKeep, enBe, enAnswerIn, enStop, enImpPref} {
+	for _, re := range []*lazyRegexp{enKeep, enBe, enAnswerIn, enStop, enImpPref} {
 		if m := re.FindStringIndex(rest); m != nil && !enOneOff.MatchString(rest) && (re == enBe || markEnContent(rest[m[1]:]) > 0 || re == enAnswerIn) {
 			return s.note(memory.ClassPreference, markConfExplicit)
 		}

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -108,7 +107,7 @@ func (s *markSentence) enChange(from int) (memory.Draft, bool) {
 			return s.fact(slotDeploy.subject, slotDeploy.predicate, v, slotDeploy.class)
 		}
 	}
-	for _, re := range []*regexp.Regexp{enIsNow, enNowVb, enIs} {
+	for _, re := range []*lazyRegexp{enIsNow, enNowVb, enIs} {
 		for _, m := range re.FindAllStringIndex(t[from:], -1) {
 			p, q := from+m[0], from+m[1]
 			words, det := enTopicBefore(t, from, p)

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -99,7 +98,7 @@ var markValues = map[string]markSlot{
 }
 
 // markVersion matches "Go 1.22", "Node 20", "Python 3.12".
-var markVersion = regexp.MustCompile(`^(node(?:\.js|js)?|go|golang|python|java|ruby|rust|php|typescript|deno)\s+v?\d+(?:\.\d+)*$`)
+var markVersion = lazyRE(`^(node(?:\.js|js)?|go|golang|python|java|ruby|rust|php|typescript|deno)\s+v?\d+(?:\.\d+)*$`)
 
 // markTopicSlot finds the slot a topic names, trying the whole phrase and
 // then ever shorter endings of it ("production deploy target").
@@ -309,10 +308,10 @@ func markEnContent(low string) int {
 }
 
 // markValueCut ends a value: a clause that starts after it.
-var markValueCut = regexp.MustCompile(`;|\s(?:because|since|so that|so|which|but|as|for|from|instead of|rather than|until|unless|when|while|if|with|and (?:it|we|i|they|the|that|this|please|so|then|now))\s|\s[-—–]\s|\s\(|, (?:it|it's|its|which|so|and|but|because|since|that|that's|this|we|we're|we've|they|i|i'm|as|though|although|thanks|please|now|then|for|not|instead|rather|with|no|yes|ok|plus|also|except|unless|if|when|until|after|before|while|hence)\b|[。！？；，]`)
+var markValueCut = lazyRE(`;|\s(?:because|since|so that|so|which|but|as|for|from|instead of|rather than|until|unless|when|while|if|with|and (?:it|we|i|they|the|that|this|please|so|then|now))\s|\s[-—–]\s|\s\(|, (?:it|it's|its|which|so|and|but|because|since|that|that's|this|we|we're|we've|they|i|i'm|as|though|although|thanks|please|now|then|for|not|instead|rather|with|no|yes|ok|plus|also|except|unless|if|when|until|after|before|while|hence)\b|[。！？；，]`)
 
 // markTimeTail is a time phrase that trails a value ("last week").
-var markTimeTail = regexp.MustCompile(`(?:\s+(?:(?:last|this|next|the past|past)\s+(?:week|month|sprint|year|quarter|release)|yesterday|today|recently|already|finally|too|as well|for now|at the moment|right now|currently|now|a while ago|a few (?:days|weeks|months) ago|[0-9]+ (?:days|weeks|months) ago|officially|for good|anyway|btw|again|entirely|completely))+$`)
+var markTimeTail = lazyRE(`(?:\s+(?:(?:last|this|next|the past|past)\s+(?:week|month|sprint|year|quarter|release)|yesterday|today|recently|already|finally|too|as well|for now|at the moment|right now|currently|now|a while ago|a few (?:days|weeks|months) ago|[0-9]+ (?:days|weeks|months) ago|officially|for good|anyway|btw|again|entirely|completely))+$`)
 
 // value reads a fact's value starting at low[i]: the rest of its clause,
 // without a trailing time phrase, punctuation or quotes, in the user's

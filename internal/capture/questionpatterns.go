@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -136,19 +135,19 @@ func generalRecallEN(t string, question bool) bool {
 }
 
 var (
-	whOpener     = regexp.MustCompile(`^(?:what|whats|what's|which|where|wheres|where's|who|when|why|how|did|do|does|have|has|had|was|were|am|is|are|can|could|would|any idea)\b`)
-	recapOpener  = regexp.MustCompile(`^(?:catch me up|bring me up to speed|refresh my memory|recap|give me a recap|summari[sz]e|walk me through)\b`)
-	selfRef      = regexp.MustCompile(`\b(?:i|me|my|we|us|our|i'm|we're|i've|we've|myself|ourselves)\b`)
-	historyWord  = regexp.MustCompile(`\b(?:last time|last session|last week|yesterday|earlier today|earlier|before the (?:break|weekend|holiday|holidays|meeting|lunch)|so far|previously|remember|recall|forgot|forget|memory|catch me up|up to speed|recap|left off|talked about|discussed|mentioned|mention|told you|tell you|decided|agreed|settled on|instructions|(?:state|status|progress) (?:of|on|with) (?:my|our))\b`)
-	artifactWord = regexp.MustCompile(`\b(?:this|that|the) (?:function|file|error|code|line|test|method|class|module|command|script|query|regex|output|logs?|server|docs|documentation|stack trace|diff|syntax)\b|\bshow me\b|\blook at\b|\bsyntax\b|\bhow to\b`)
-	rememberThat = regexp.MustCompile(`\b(?:remember|recall|forget|forgot|remind me) (?:that|to)\b`)
+	whOpener     = lazyRE(`^(?:what|whats|what's|which|where|wheres|where's|who|when|why|how|did|do|does|have|has|had|was|were|am|is|are|can|could|would|any idea)\b`)
+	recapOpener  = lazyRE(`^(?:catch me up|bring me up to speed|refresh my memory|recap|give me a recap|summari[sz]e|walk me through)\b`)
+	selfRef      = lazyRE(`\b(?:i|me|my|we|us|our|i'm|we're|i've|we've|myself|ourselves)\b`)
+	historyWord  = lazyRE(`\b(?:last time|last session|last week|yesterday|earlier today|earlier|before the (?:break|weekend|holiday|holidays|meeting|lunch)|so far|previously|remember|recall|forgot|forget|memory|catch me up|up to speed|recap|left off|talked about|discussed|mentioned|mention|told you|tell you|decided|agreed|settled on|instructions|(?:state|status|progress) (?:of|on|with) (?:my|our))\b`)
+	artifactWord = lazyRE(`\b(?:this|that|the) (?:function|file|error|code|line|test|method|class|module|command|script|query|regex|output|logs?|server|docs|documentation|stack trace|diff|syntax)\b|\bshow me\b|\blook at\b|\bsyntax\b|\bhow to\b`)
+	rememberThat = lazyRE(`\b(?:remember|recall|forget|forgot|remind me) (?:that|to)\b`)
 )
 
-var bareRemember = regexp.MustCompile(`^(?:you )?(?:still )?remember (?:what|which|where|when|who|why|how|whether|if|my|our|the|me|us)\b`)
+var bareRemember = lazyRE(`^(?:you )?(?:still )?remember (?:what|which|where|when|who|why|how|whether|if|my|our|the|me|us)\b`)
 
 // notRecallEN vetoes troubleshooting phrased like history ("what did I do
 // wrong") and reminders to act ("hatırlatır mısın" with "-mamı", "to do").
-var notRecallEN = regexp.MustCompile(`\bwrong\b|\b[a-z]+(?:mam|mem)(?:iz)?[iu]\b`)
+var notRecallEN = lazyRE(`\bwrong\b|\b[a-z]+(?:mam|mem)(?:iz)?[iu]\b`)
 
 // statesLatin reports whether a clause states a value or asks for work:
 // "it's prod-db-1", "my name is Ana", "add it to the README", "adım Ana".
@@ -156,7 +155,7 @@ func statesLatin(c string) bool {
 	return statesEN.MatchString(c)
 }
 
-var statesEN = regexp.MustCompile(`^(?:(?:i|we|it|this|that|he|she|they|there|its|my [\w-]+|our [\w-]+|the [\w-]+)(?:'s|'re|'m|'ve| is| are| am| was| were| uses?| used| decided| prefer| want| need| will|'ll| should| must| have| had| moved| switched| changed| deploy| run| runs)\b|(?:it's|that's|i'm|we're|thats|im)\b|(?:please |pls |let's |lets |go ahead and |now |then )*(?:add|fix|create|update|run|make|write|remove|delete|change|use|put|set|commit|push|implement|refactor|rename|move|install|deploy|build|test|check|open|close|merge|rebase|revert|bump|document|generate|show|list|print|explain|review|start|stop|continue|finish|send|save|store|note|remember|keep|replace|edit)\b|(?:adim|ismim) [a-z]+$|.*\b(?:ekle|duzelt|olustur|guncelle|calistir|yaz|sil|degistir|kullan|birlestir|goster|listele|acikla|devam et|kaydet|unutma|not al)\b)`)
+var statesEN = lazyRE(`^(?:(?:i|we|it|this|that|he|she|they|there|its|my [\w-]+|our [\w-]+|the [\w-]+)(?:'s|'re|'m|'ve| is| are| am| was| were| uses?| used| decided| prefer| want| need| will|'ll| should| must| have| had| moved| switched| changed| deploy| run| runs)\b|(?:it's|that's|i'm|we're|thats|im)\b|(?:please |pls |let's |lets |go ahead and |now |then )*(?:add|fix|create|update|run|make|write|remove|delete|change|use|put|set|commit|push|implement|refactor|rename|move|install|deploy|build|test|check|open|close|merge|rebase|revert|bump|document|generate|show|list|print|explain|review|start|stop|continue|finish|send|save|store|note|remember|keep|replace|edit)\b|(?:adim|ismim) [a-z]+$|.*\b(?:ekle|duzelt|olustur|guncelle|calistir|yaz|sil|degistir|kullan|birlestir|goster|listele|acikla|devam et|kaydet|unutma|not al)\b)`)
 
 var recallZH = compileAll(
 	`我(?:的)?(?:名字|姓名|全名|邮箱|电子邮件|邮件地址|用户名|角色|职位|职务|工作|时区|团队|账号|github(?:账号|用户名)?|手机号|生日|工号|员工号|部门)(?:是|叫)?(?:什么|啥|多少|哪个|哪里)`,
@@ -205,7 +204,7 @@ var yesNoZH = compileAll(
 )
 
 // zhAsk marks a Chinese or Japanese question: a question word or particle.
-var zhAsk = regexp.MustCompile(`什么|啥|哪|谁|几|多少|怎么|吗|么|嘛|呢|没有|不记得|か$|っけ|何|どこ|誰`)
+var zhAsk = lazyRE(`什么|啥|哪|谁|几|多少|怎么|吗|么|嘛|呢|没有|不记得|か$|っけ|何|どこ|誰`)
 
 // recallCJK reports whether a clause of Chinese or Japanese text is a
 // recall question.
@@ -233,7 +232,7 @@ func recallCJK(c string, question bool) bool {
 }
 
 // zhTells finds a stated value after a yes/no opening: a name, a choice.
-var zhTells = regexp.MustCompile(`叫|是|用|喜欢|决定|在`)
+var zhTells = lazyRE(`叫|是|用|喜欢|决定|在`)
 
 // statesCJK reports whether a Chinese or Japanese clause states a value or
 // asks for work.
@@ -245,8 +244,8 @@ func statesCJK(c string) bool {
 }
 
 var (
-	cjkWork   = regexp.MustCompile(`^(?:请|帮我|帮忙|麻烦|把|给我|记住|记得|添加|加上|修改|改成|删除|创建|运行|提交|推送|合并|实现|重构|更新|写)|してください|して下さい|追加して|修正して`)
-	cjkStates = regexp.MustCompile(`(?:我|我们|咱们)(?:叫|是|用|使用|决定|喜欢|在用|选了)|(?:私|僕)は`)
+	cjkWork   = lazyRE(`^(?:请|帮我|帮忙|麻烦|把|给我|记住|记得|添加|加上|修改|改成|删除|创建|运行|提交|推送|合并|实现|重构|更新|写)|してください|して下さい|追加して|修正して`)
+	cjkStates = lazyRE(`(?:我|我们|咱们)(?:叫|是|用|使用|决定|喜欢|在用|选了)|(?:私|僕)は`)
 )
 
 // Fillers: words a question may start with or be padded by.
@@ -275,10 +274,10 @@ var fillerPhrases = map[string]bool{
 	"おはよう": true, "こんにちは": true, "ありがとう": true, "ねえ": true,
 }
 
-func compileAll(patterns ...string) []*regexp.Regexp {
-	out := make([]*regexp.Regexp, len(patterns))
+func compileAll(patterns ...string) []*lazyRegexp {
+	out := make([]*lazyRegexp, len(patterns))
 	for i, p := range patterns {
-		out[i] = regexp.MustCompile(p)
+		out[i] = lazyRE(p)
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -14,10 +13,10 @@ var envelope = []string{
 }
 
 // errorWords mark the line that says what went wrong.
-var errorWords = regexp.MustCompile(`(?i)\b(?:error|err!|fatal|failed|failure|fail|panic|exception|not found|no such file|denied|cannot|can't|could not|couldn't|unable|invalid|refused|undefined|unexpected|missing|timed out|timeout|not permitted|conflict|aborted)\b`)
+var errorWords = lazyRE(`(?i)\b(?:error|err!|fatal|failed|failure|fail|panic|exception|not found|no such file|denied|cannot|can't|could not|couldn't|unable|invalid|refused|undefined|unexpected|missing|timed out|timeout|not permitted|conflict|aborted)\b`)
 
 // ansi matches terminal colour and cursor sequences.
-var ansi = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+var ansi = lazyRE("\x1b\\[[0-9;?]*[A-Za-z]")
 
 // errorLine picks the first meaningful error line of a failed call's
 // output: the first line that names an error, else the first line with

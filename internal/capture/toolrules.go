@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -146,7 +145,7 @@ func (r *ruleRun) shell(c *call, cmd string) {
 
 // commitLine is git's report of a new commit: "[main 7e2964f] add .nvmrc",
 // "[main (root-commit) 1a2b3c4] init", "[detached HEAD 1a2b3c4] wip".
-var commitLine = regexp.MustCompile(`(?m)^\[([^\]\n]+?) ([0-9a-f]{7,40})\] (.+)$`)
+var commitLine = lazyRE(`(?m)^\[([^\]\n]+?) ([0-9a-f]{7,40})\] (.+)$`)
 
 func (r *ruleRun) commits(c *call, res memory.Part) {
 	for _, m := range commitLine.FindAllStringSubmatch(c.output, -1) {
@@ -161,10 +160,10 @@ func (r *ruleRun) commits(c *call, res memory.Part) {
 // pushRef is one updated ref in git push's report: "   1a2b..3c4d  main ->
 // main", " * [new branch]      add-nvmrc -> add-nvmrc", " + 1a2b...3c4d
 // fix -> fix (forced update)".
-var pushRef = regexp.MustCompile(`(?m)^\s*[*+\-= ]?\s*(?:\[new branch\]|[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40})\s+(\S+) -> (\S+)`)
+var pushRef = lazyRE(`(?m)^\s*[*+\-= ]?\s*(?:\[new branch\]|[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40})\s+(\S+) -> (\S+)`)
 
 // pushTrack is push -u's note: "branch 'x' set up to track 'origin/x'".
-var pushTrack = regexp.MustCompile(`set up to track '([^'/]+)/([^']+)'`)
+var pushTrack = lazyRE(`set up to track '([^'/]+)/([^']+)'`)
 
 func (r *ruleRun) push(c *call, res memory.Part, args []string) {
 	out := c.output
@@ -237,7 +236,7 @@ func (r *ruleRun) push(c *call, res memory.Part, args []string) {
 }
 
 // switched is git's note on changing branch.
-var switched = regexp.MustCompile(`Switched to (?:a new )?branch '([^']+)'|Already on '([^']+)'|Reset branch '([^']+)'`)
+var switched = lazyRE(`Switched to (?:a new )?branch '([^']+)'|Already on '([^']+)'|Reset branch '([^']+)'`)
 
 func (r *ruleRun) checkout(c *call, res memory.Part, sub string, args []string) {
 	if m := switched.FindStringSubmatch(c.output); m != nil {
@@ -257,7 +256,7 @@ func (r *ruleRun) checkout(c *call, res memory.Part, sub string, args []string) 
 }
 
 // prURL is a pull or merge request's web address.
-var prURL = regexp.MustCompile(`https?://[^\s/]+/[^\s]+?/(?:pull|-/merge_requests)/\d+`)
+var prURL = lazyRE(`https?://[^\s/]+/[^\s]+?/(?:pull|-/merge_requests)/\d+`)
 
 func (r *ruleRun) pr(c *call, res memory.Part, title string) {
 	url := prURL.FindString(c.output)
