@@ -80,6 +80,7 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 	f.Paths = func() config.Paths { return config.ResolvePaths(f.Home, getenv) }
 	f.Spawn = func(args ...string) error { return spawnDetached(f.Paths().DataDir, args...) }
 	f.LogHook = func(err error) { logTo(f, "hooks.log", err) }
+	f.Team = team{f: f}
 	var (
 		once   sync.Once
 		loaded *config.Loaded

@@ -29,6 +29,9 @@ type Factory struct {
 	// OpenEngine opens the store at dbPath and builds an engine with the given
 	// configuration; the caller closes it.
 	OpenEngine func(ctx context.Context, dbPath string, cfg config.Config) (*engine.Engine, error)
+	// Team serves and administers the gateway, and is the client of a
+	// remote one (serve_cmd.go).
+	Team Team
 }
 
 // Engine opens the store with the effective configuration.

@@ -58,12 +58,23 @@ func runHook(ctx context.Context, f *Factory, provider memory.Provider, event st
 	if err != nil {
 		return err
 	}
-	eng, err := f.Engine(ctx)
-	if err != nil {
+	d := hook.Deps{Spawn: f.Spawn, Getenv: f.Getenv, EveryPrompt: l.Recall.EveryPrompt}
+	// Remote mode: the gateway recalls and imports (each upload of the
+	// turn's transcript, at Stop, carries the session); a gateway that
+	// does not answer within the hook's deadline costs the prompt nothing.
+	if rc, err := f.remote(); err != nil {
 		return err
+	} else if rc != nil {
+		defer rc.Close()
+		d.Engine, d.Spawn = rc, nil
+	} else {
+		eng, err := f.Engine(ctx)
+		if err != nil {
+			return err
+		}
+		defer eng.Close()
+		d.Engine = eng
 	}
-	defer eng.Close()
-	d := hook.Deps{Engine: eng, Spawn: f.Spawn, Getenv: f.Getenv, EveryPrompt: l.Recall.EveryPrompt}
 	if provider == memory.ProviderOpenCode {
 		session, _ := cmd.Flags().GetString("session")
 		cwd, _ := cmd.Flags().GetString("cwd")

@@ -31,11 +31,21 @@ the client's first root, else the directory the server was started in.`,
 }
 
 func runMCP(ctx context.Context, f *Factory) error {
-	eng, err := f.Engine(ctx)
-	if err != nil {
+	var eng mcptools.Engine
+	// Remote mode: the tools read and write the gateway's memory.
+	if rc, err := f.remote(); err != nil {
 		return err
+	} else if rc != nil {
+		defer rc.Close()
+		eng = rc
+	} else {
+		local, err := f.Engine(ctx)
+		if err != nil {
+			return err
+		}
+		defer local.Close()
+		eng = local
 	}
-	defer eng.Close()
 	wd, _ := os.Getwd()
 	log := slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := mcptools.NewServer(eng, mcptools.Options{
@@ -45,7 +55,7 @@ func runMCP(ctx context.Context, f *Factory) error {
 		Logger:     log,
 	})
 	t := &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}}
-	err = srv.Run(ctx, t)
+	err := srv.Run(ctx, t)
 	// A client that closes stdin, or a signal, ends the session normally.
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil

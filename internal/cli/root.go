@@ -55,6 +55,10 @@ right moment. Everything stays on this machine unless you run a team gateway.`,
 		newWorkerCmd(f),
 		newVaultCmd(f),
 		newResetCmd(f),
+		newServeCmd(f),
+		newAccountCmd(f),
+		newTokenCmd(f),
+		newPurgeCmd(f),
 	)
 	return root
 }

@@ -89,7 +89,7 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 			Terms: res.Terms, Match: match, MatchAll: all, Place: res.Place, Rung: res.Rung,
 			ExcludeSession: req.ExcludeSession, Since: req.Since, Until: req.Until, Limit: depth,
 		}
-		cs, err := e.store.SearchLayer(ctx, memory.LocalAccount, l, q)
+		cs, err := e.store.SearchLayer(ctx, e.acct, l, q)
 		if err != nil {
 			return res, err
 		}

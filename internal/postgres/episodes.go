@@ -205,13 +205,13 @@ func searchEpisodes(ctx context.Context, tx *Tx, q memory.SearchQuery) ([]memory
 	if limit <= 0 {
 		limit = 50
 	}
-	phrases := queryTerms(q.Terms)
+	phrases, match := derivedMatch(q)
 	m, err := layerStats(ctx, tx, memory.L2, "episodes", phrases, "AB")
 	if err != nil {
 		return nil, err
 	}
 	var sb strings.Builder
-	args := []any{lexemes(phrases), anyQuery(phrases, "AB"), int64(tx.acct)}
+	args := []any{lexemes(phrases), match, int64(tx.acct)}
 	sb.WriteString(`SELECT e.id, e.fts_len, ` + strings.Replace(lexInfo, "%s", "e", 1) + `
 		FROM episodes e WHERE e.fts @@ ?::tsquery AND e.account_id = ? AND e.expired_at = 0`)
 	rung := q.Rung

@@ -145,14 +145,19 @@ func termQuery(phrase []string, weights string) string {
 }
 
 // anyQuery ORs the phrases' queries; "" when none can match.
-func anyQuery(phrases [][]string, weights string) string {
+func anyQuery(phrases [][]string, weights string) string { return joinQuery(phrases, weights, " | ") }
+
+// allQuery ANDs them: every phrase required.
+func allQuery(phrases [][]string, weights string) string { return joinQuery(phrases, weights, " & ") }
+
+func joinQuery(phrases [][]string, weights, op string) string {
 	var qs []string
 	for _, p := range phrases {
 		if q := termQuery(p, weights); q != "" {
 			qs = append(qs, q)
 		}
 	}
-	return strings.Join(qs, " | ")
+	return strings.Join(qs, op)
 }
 
 // bm25 is FTS5's: k1 1.2, b 0.75, IDF floored at 1e-6, a phrase's

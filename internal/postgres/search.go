@@ -168,25 +168,59 @@ func searchParts(ctx context.Context, tx *Tx, q memory.SearchQuery) ([]memory.Ma
 	if words == "" {
 		return nil, nil
 	}
-	m, err := layerStats(ctx, tx, memory.L0, "parts", phrases, "AB")
-	if err != nil {
-		return nil, err
-	}
-	match := "(" + words + ") & " + placeQuery(tx.acct, q.Place, q.Rung)
-	hits, err := rankRows(ctx, tx, m, phrases, partsBodyWeight, partsContextWeight,
-		pg(`SELECT p.id, p.fts_len, `+strings.Replace(lexInfo, "%s", "p", 1)+`, p.session_id, p.created_at
-			FROM parts p WHERE p.account_id = ? AND p.fts @@ ?::tsquery`),
-		[]any{lexemes(phrases), int64(tx.acct), match}, func(h *hit) []any { return []any{&h.session, &h.at} })
-	if err != nil {
-		return nil, err
-	}
 	// As the SQLite store: the best rows of the index are read deep enough
 	// to make up for those the filters drop.
 	deep := limit*2 + 20
 	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
 		deep = limit*4 + 40
 	}
-	hits = hits[:min(len(hits), deep)]
+	if !q.MatchAll {
+		m, err := layerStats(ctx, tx, memory.L0, "parts", phrases, "AB")
+		if err != nil {
+			return nil, err
+		}
+		match := "(" + words + ") & " + placeQuery(tx.acct, q.Place, q.Rung)
+		hits, err := rankRows(ctx, tx, m, phrases, partsBodyWeight, partsContextWeight,
+			pg(`SELECT p.id, p.fts_len, `+strings.Replace(lexInfo, "%s", "p", 1)+`, p.session_id, p.created_at
+				FROM parts p WHERE p.account_id = ? AND p.fts @@ ?::tsquery`),
+			[]any{lexemes(phrases), int64(tx.acct), match}, func(h *hit) []any { return []any{&h.session, &h.at} })
+		if err != nil {
+			return nil, err
+		}
+		return readParts(ctx, tx, q, hits[:min(len(hits), deep)], limit)
+	}
+	// Every term is common: the newest rows holding all of them, then all
+	// but the commonest, and so on, until enough are found; unranked.
+	var out []memory.Match
+	for n := len(phrases); n > 0 && len(out) < limit; n-- {
+		rows, err := tx.query(ctx, `SELECT p.id, p.session_id, p.created_at FROM parts p WHERE p.account_id = ? AND p.fts @@ ?::tsquery
+			ORDER BY p.id DESC LIMIT ?`, int64(tx.acct), "("+allQuery(phrases[:n], "AB")+") & "+placeQuery(tx.acct, q.Place, q.Rung), deep)
+		if err != nil {
+			return nil, err
+		}
+		var hits []hit
+		for rows.Next() {
+			var h hit
+			if err := rows.Scan(&h.id, &h.session, &h.at); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			hits = append(hits, h)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if out, err = readParts(ctx, tx, q, hits, limit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readParts filters ranked hits by session and time, keeps limit of them
+// and reads them with their sessions, turns and neighbours.
+func readParts(ctx context.Context, tx *Tx, q memory.SearchQuery, hits []hit, limit int) ([]memory.Match, error) {
 	var keep []hit
 	for _, h := range hits {
 		if (q.ExcludeSession != 0 && h.session == q.ExcludeSession) || (!q.Since.IsZero() && h.at < millis(q.Since)) ||
@@ -331,4 +365,19 @@ func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string)
 		return rows.Err()
 	})
 	return st, wrap("read term statistics", err)
+}
+
+// derivedMatch is the query of a derived layer, as the SQLite store's:
+// the terms the raw layer is asked for (Match when set), all of them
+// required when MatchAll says so; ranked by bm25 either way.
+func derivedMatch(q memory.SearchQuery) ([][]string, string) {
+	if len(q.Match) == 0 {
+		p := queryTerms(q.Terms)
+		return p, anyQuery(p, "AB")
+	}
+	p := queryTerms(q.Match)
+	if q.MatchAll {
+		return p, allQuery(p, "AB")
+	}
+	return p, anyQuery(p, "AB")
 }

@@ -395,8 +395,7 @@ func searchStatements(ctx context.Context, tx *Tx, q memory.SearchQuery) ([]memo
 	if limit <= 0 {
 		limit = 50
 	}
-	phrases := queryTerms(q.Terms)
-	match := anyQuery(phrases, "AB")
+	phrases, match := derivedMatch(q)
 	m, err := layerStats(ctx, tx, memory.L1, "statements", phrases, "AB")
 	if err != nil {
 		return nil, err

@@ -152,6 +152,22 @@ func testSearch(t *testing.T, open Open) {
 		if got := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L0, q))(t); len(got) != 1 {
 			t.Fatalf("limit 1: %v", texts(got))
 		}
+		// MatchAll: the newest rows holding every Match term, unranked, then
+		// all but the last term, until enough are found.
+		q = memory.SearchQuery{Terms: terms("database migration"), Match: terms("database migration"), MatchAll: true, Place: wtA, Limit: 10}
+		all := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L0, q))(t)
+		if got := texts(all); !slices.Equal(got, []string{"the database migration ran", "filler one", "PostgreSQL with pgx", "which database do we use"}) {
+			t.Fatalf("match all, newest first: %v", got)
+		}
+		for _, h := range all {
+			if h.BM25 != 0 {
+				t.Fatalf("match all is unranked: %+v", h)
+			}
+		}
+		q.Limit = 1
+		if got := texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L0, q))(t)); !slices.Equal(got, []string{"the database migration ran"}) {
+			t.Fatalf("match all, limit 1: %v", got)
+		}
 		// Match narrows what the index is asked for; Terms alone do not.
 		q = memory.SearchQuery{Terms: terms("database pgx"), Match: []string{"pgx"}, Place: wtA, Limit: 10}
 		if got := texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L0, q))(t)); len(got) != 4 {
@@ -184,6 +200,14 @@ func testSearch(t *testing.T, open Open) {
 		q = memory.SearchQuery{Terms: terms("linter"), Place: wtA, Rung: memory.RungRepo, Strict: true, Limit: 10}
 		if got := texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, q))(t)); len(got) != 2 {
 			t.Fatalf("strict repo reads the repo's rows and unplaced ones: %v", got)
+		}
+		q = memory.SearchQuery{Terms: terms("linter commit"), Match: terms("linter commit"), MatchAll: true, Place: wtA, Limit: 10}
+		if got := texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, q))(t)); !slices.Equal(got, []string{"always run the linter before a commit"}) {
+			t.Fatalf("derived layers require every Match term with MatchAll: %v", got)
+		}
+		q.MatchAll = false
+		if got := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, q))(t); len(got) != 2 {
+			t.Fatalf("derived layers are asked for the Match terms: %v", texts(got))
 		}
 		hits := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, memory.SearchQuery{Terms: terms("linter commit"), Place: wtA, Limit: 10}))(t)
 		if len(hits) == 0 || hits[0].Statement == nil || hits[0].Statement.ID != rows[0].ID || hits[0].Layer != memory.L1 || hits[0].BM25 <= 0 || hits[0].Confidence != 0.9 {

@@ -1,0 +1,149 @@
+package gateway
+
+import (
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/engine"
+	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/recall"
+)
+
+// The request bodies of /v1/. The remote client encodes the same types, so
+// the two sides cannot drift. A place, when given, is the one the client
+// resolved for its directory; the gateway never reads a client's disk.
+
+// RecallBody asks for a block: the standing block when Standing is set.
+type RecallBody struct {
+	Query    string          `json:"query,omitempty"`
+	Cwd      string          `json:"cwd,omitempty"`
+	Place    *memory.Place   `json:"place,omitempty"`
+	Provider memory.Provider `json:"provider,omitempty"`
+	Session  string          `json:"session,omitempty"`
+	Preset   string          `json:"preset,omitempty"`
+	Subagent bool            `json:"subagent,omitempty"`
+	OneShot  bool            `json:"one_shot,omitempty"`
+	Channel  recall.Channel  `json:"channel,omitempty"`
+	Start    bool            `json:"start,omitempty"`
+	Standing bool            `json:"standing,omitempty"`
+}
+
+func (b RecallBody) request() engine.RecallRequest {
+	return engine.RecallRequest{Query: b.Query, Cwd: b.Cwd, Place: b.Place, Provider: b.Provider, Session: b.Session,
+		Preset: b.Preset, Subagent: b.Subagent, OneShot: b.OneShot, Channel: b.Channel, Start: b.Start}
+}
+
+// RecallBodyOf is the inverse of request, for the client.
+func RecallBodyOf(r engine.RecallRequest, standing bool) RecallBody {
+	return RecallBody{Query: r.Query, Cwd: r.Cwd, Place: r.Place, Provider: r.Provider, Session: r.Session, Preset: r.Preset,
+		Subagent: r.Subagent, OneShot: r.OneShot, Channel: r.Channel, Start: r.Start, Standing: standing}
+}
+
+// SearchBody is one search.
+type SearchBody struct {
+	Query          string         `json:"query"`
+	Layers         []memory.Layer `json:"layers,omitempty"`
+	Cwd            string         `json:"cwd,omitempty"`
+	Place          *memory.Place  `json:"place,omitempty"`
+	Rung           memory.Rung    `json:"rung,omitempty"`
+	ExcludeSession int64          `json:"exclude_session,omitempty"`
+	Since          time.Time      `json:"since,omitzero"`
+	Until          time.Time      `json:"until,omitzero"`
+	Limit          int            `json:"limit,omitempty"`
+}
+
+func (b SearchBody) request() engine.SearchRequest {
+	return engine.SearchRequest{Query: b.Query, Layers: b.Layers, Cwd: b.Cwd, Place: b.Place, Rung: b.Rung,
+		ExcludeSession: b.ExcludeSession, Since: b.Since, Until: b.Until, Limit: b.Limit}
+}
+
+// SearchBodyOf is the inverse of request.
+func SearchBodyOf(r engine.SearchRequest) SearchBody {
+	return SearchBody{Query: r.Query, Layers: r.Layers, Cwd: r.Cwd, Place: r.Place, Rung: r.Rung,
+		ExcludeSession: r.ExcludeSession, Since: r.Since, Until: r.Until, Limit: r.Limit}
+}
+
+// WriteBody is one statement for the write point (assert), or for later
+// (a remember call during a turn).
+type WriteBody struct {
+	Draft    memory.Draft  `json:"draft"`
+	Writer   memory.Writer `json:"writer,omitempty"`
+	Channel  memory.Writer `json:"channel,omitempty"`
+	Tier     memory.Tier   `json:"tier,omitempty"`
+	TierSet  bool          `json:"tier_set,omitempty"`
+	UserText string        `json:"user_text,omitempty"`
+	Cwd      string        `json:"cwd,omitempty"`
+	Place    *memory.Place `json:"place,omitempty"`
+}
+
+func (b WriteBody) write() engine.Write {
+	return engine.Write{Draft: b.Draft, Writer: b.Writer, Channel: b.Channel, Tier: b.Tier, TierSet: b.TierSet,
+		UserText: b.UserText, Cwd: b.Cwd, Place: b.Place}
+}
+
+// WriteBodyOf is the inverse of write.
+func WriteBodyOf(w engine.Write) WriteBody {
+	return WriteBody{Draft: w.Draft, Writer: w.Writer, Channel: w.Channel, Tier: w.Tier, TierSet: w.TierSet,
+		UserText: w.UserText, Cwd: w.Cwd, Place: w.Place}
+}
+
+// FactQueryBody selects statements by place; AsOf and Clock serve the
+// timeline and as-of reads.
+type FactQueryBody struct {
+	Cwd        string        `json:"cwd,omitempty"`
+	Place      *memory.Place `json:"place,omitempty"`
+	Rung       memory.Rung   `json:"rung,omitempty"`
+	Strict     bool          `json:"strict,omitempty"`
+	Everywhere bool          `json:"everywhere,omitempty"`
+	Kinds      []memory.Kind `json:"kinds,omitempty"`
+	Clock      string        `json:"clock,omitempty"`
+	Since      time.Time     `json:"since,omitzero"`
+	Until      time.Time     `json:"until,omitzero"`
+	At         time.Time     `json:"at,omitzero"`
+}
+
+func (b FactQueryBody) query() engine.FactQuery {
+	return engine.FactQuery{Cwd: b.Cwd, Place: b.Place, Rung: b.Rung, Strict: b.Strict, Everywhere: b.Everywhere, Kinds: b.Kinds}
+}
+
+// FactQueryBodyOf is the inverse of query.
+func FactQueryBodyOf(q engine.FactQuery) FactQueryBody {
+	return FactQueryBody{Cwd: q.Cwd, Place: q.Place, Rung: q.Rung, Strict: q.Strict, Everywhere: q.Everywhere, Kinds: q.Kinds}
+}
+
+// NoteBody is a note to remember now.
+type NoteBody struct {
+	Text     string        `json:"text"`
+	Category string        `json:"category,omitempty"`
+	Class    memory.Class  `json:"class,omitempty"`
+	Pin      bool          `json:"pin,omitempty"`
+	Cwd      string        `json:"cwd,omitempty"`
+	Place    *memory.Place `json:"place,omitempty"`
+}
+
+// TranscriptBody uploads one transcript file of a client, as a Stop hook
+// or an import would read it.
+type TranscriptBody struct {
+	Provider memory.Provider `json:"provider"`
+	// Name is the file's base name on the client (its session id for
+	// Claude Code and Codex).
+	Name       string `json:"name"`
+	Session    string `json:"session,omitempty"`
+	LastAnswer string `json:"last_answer,omitempty"`
+	Transcript string `json:"transcript"`
+	// Cwd and Place say where the session ran, as the client resolved it.
+	Cwd   string        `json:"cwd,omitempty"`
+	Place *memory.Place `json:"place,omitempty"`
+}
+
+// Health is /v1/health's answer.
+type Health struct {
+	Status  string             `json:"status"`
+	Account memory.AccountID   `json:"account"`
+	Version string             `json:"version"`
+	Store   memory.StoreHealth `json:"store"`
+}
+
+// PendingAnswer is what a remember-later call returns.
+type PendingAnswer struct {
+	ID int64 `json:"id"`
+}
