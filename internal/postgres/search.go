@@ -337,7 +337,7 @@ func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string)
 		if err := tx.row(ctx, `SELECT cairn_layer_docs(?)`, string(layer)).Scan(&docs); err != nil {
 			return err
 		}
-		st.Docs = min(docs, dfWindow)
+		st.Docs, st.Total = min(docs, dfWindow), docs
 		if len(terms) == 0 || docs == 0 {
 			return nil
 		}
