@@ -1,0 +1,62 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-memory/cairn/internal/config"
+)
+
+// TestHookHandsDueWorkToADetachedProcess: a hook only checks whether work
+// is due and starts `cairn worker --once`; any other command opening the
+// store promotes due candidates itself.
+func TestHookHandsDueWorkToADetachedProcess(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	db := filepath.Join(home, "cairn.db")
+	now := time.Now()
+	eng, _ := clockEngine(t, db, &now)
+	session := filepath.Join(t.TempDir(), "s.jsonl")
+	writeLines(t, session, claudeLines("s", t.TempDir(), now.Add(-2*time.Hour), []ccTurn{{User: "From now on, always squash-merge pull requests.", Answer: "Will do."}}))
+	importClaude(t, eng, session)
+
+	getenv := func(k string) string {
+		if k == "CAIRN_HOME" {
+			return home
+		}
+		return ""
+	}
+	f := newFactory(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, getenv)
+	var spawned [][]string
+	f.Spawn = func(args ...string) error { spawned = append(spawned, args); return nil }
+	f.Hook = true
+	hookEng, err := f.OpenEngine(ctx, db, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookEng.Close()
+	if len(spawned) != 1 || !slices.Equal(spawned[0], []string{"worker", "--once"}) {
+		t.Fatalf("the hook started %v, want one `worker --once`", spawned)
+	}
+	if n := notesOf(t, eng); len(n) != 0 {
+		t.Fatalf("the hook promoted inline: %v", n)
+	}
+
+	f.Hook = false
+	cliEng, err := f.OpenEngine(ctx, db, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliEng.Close()
+	if len(spawned) != 1 {
+		t.Fatalf("a command spawned a process: %v", spawned)
+	}
+	if n := notesOf(t, eng); len(n) != 1 {
+		t.Fatalf("opening the store from a command did not promote the due candidate: %v", n)
+	}
+}
