@@ -13,7 +13,7 @@ import (
 const module = "github.com/cairn-memory/cairn"
 
 // core packages hold nouns and rules only.
-var core = []string{"memory", "text", "redact", "rank", "capture", "temporal", "recall", "distill"}
+var core = []string{"memory", "text", "redact", "rank", "capture", "temporal", "recall", "distill", "vector"}
 
 // forbidden standard packages for the core: anything that reaches the
 // disk, the network, processes or the terminal.

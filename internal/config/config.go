@@ -6,18 +6,19 @@ import "time"
 // (its key within its table) and a doc tag; the key registry is derived from
 // these tags, so a new knob is one field here.
 type Config struct {
-	Memory    Memory    `toml:"memory"`
-	Capture   Capture   `toml:"capture"`
-	Recall    Recall    `toml:"recall"`
-	Rank      Rank      `toml:"rank"`
-	Search    Search    `toml:"search"`
-	Temporal  Temporal  `toml:"temporal"`
-	Vault     Vault     `toml:"vault"`
-	Phase1    Phase1    `toml:"phase1"`
-	Phase2    Phase2    `toml:"phase2"`
-	TurnFacts TurnFacts `toml:"turn_facts"`
-	Models    Models    `toml:"models"`
-	Server    Server    `toml:"server"`
+	Memory     Memory     `toml:"memory"`
+	Capture    Capture    `toml:"capture"`
+	Recall     Recall     `toml:"recall"`
+	Rank       Rank       `toml:"rank"`
+	Search     Search     `toml:"search"`
+	Temporal   Temporal   `toml:"temporal"`
+	Vault      Vault      `toml:"vault"`
+	Phase1     Phase1     `toml:"phase1"`
+	Phase2     Phase2     `toml:"phase2"`
+	TurnFacts  TurnFacts  `toml:"turn_facts"`
+	Models     Models     `toml:"models"`
+	Embeddings Embeddings `toml:"embeddings"`
+	Server     Server     `toml:"server"`
 }
 
 // Memory holds the global switches. A session may narrow them, never widen.
@@ -126,6 +127,24 @@ type Models struct {
 	Timeout       Duration `toml:"timeout" doc:"timeout of one model call"`
 }
 
+// Embeddings configures the optional semantic leg of search: vectors from
+// an OpenAI-compatible /v1/embeddings endpoint, computed in the background
+// and fused with the lexical legs inside each layer. Empty base_url: lexical
+// only. The key comes from the environment variable named by key_env.
+type Embeddings struct {
+	BaseURL       string   `toml:"base_url" doc:"API root of an OpenAI-compatible embeddings endpoint, e.g. http://127.0.0.1:11434/v1 (Ollama); empty means lexical search only"`
+	Model         string   `toml:"model" doc:"embedding model; changing it re-embeds in the background, and rows of another model are never mixed in"`
+	Dimensions    int      `toml:"dimensions" doc:"vector length asked of the model (0 = the model's own)"`
+	KeyEnv        string   `toml:"key_env" doc:"environment variable holding the API key (never the key itself)"`
+	Batch         int      `toml:"batch" doc:"texts sent per request"`
+	MaxChars      int      `toml:"max_chars" doc:"characters of a row that are embedded (the start of it)"`
+	PerRound      int      `toml:"per_round" doc:"rows embedded per background round at most"`
+	Timeout       Duration `toml:"timeout" doc:"timeout of one background embeddings request"`
+	QueryTimeout  Duration `toml:"query_timeout" doc:"timeout of embedding a search's query; past it the search is lexical only"`
+	RRFK          float64  `toml:"rrf_k" doc:"constant k of reciprocal rank fusion, 1/(k+rank), of the lexical and semantic legs"`
+	MinSimilarity float64  `toml:"min_similarity" doc:"least cosine similarity for a row to join the semantic leg (model-dependent); such a note, fact or episode is ranked even when it shares too few words with the query"`
+}
+
 // Server tunes `cairn serve`.
 type Server struct {
 	Addr      string `toml:"addr" doc:"listen address"`
@@ -169,6 +188,10 @@ func Default() Config {
 		},
 		TurnFacts: TurnFacts{UserChars: 2500, AnswerChars: 2500, MaxFacts: 5, MaxWords: 10},
 		Models:    Models{Timeout: Duration(2 * time.Minute)},
-		Server:    Server{Addr: "127.0.0.1:7777", BodyLimit: 8 << 20, RateLimit: 600},
+		Embeddings: Embeddings{
+			KeyEnv: "CAIRN_EMBEDDINGS_API_KEY", Batch: 64, MaxChars: 2000, PerRound: 5000,
+			Timeout: Duration(time.Minute), QueryTimeout: Duration(2 * time.Second), RRFK: 60, MinSimilarity: 0.3,
+		},
+		Server: Server{Addr: "127.0.0.1:7777", BodyLimit: 8 << 20, RateLimit: 600},
 	}
 }

@@ -47,6 +47,7 @@ func (c Config) Validate() error {
 	if c.Search.MaxQueryTerms < 1 {
 		bad("search.max_query_terms must be at least 1")
 	}
+	c.Embeddings.validate(bad)
 	if c.Phase1.Parallel < 1 {
 		bad("phase1.parallel must be at least 1")
 	}

@@ -35,6 +35,9 @@ type Scored struct {
 	Lexical   float64 `json:"lexical_score"`
 	Weight    float64 `json:"layer_weight"`
 	LayerRank int     `json:"layer_rank"` // 1-based position inside its layer
+	// Similarity is the semantic leg's cosine similarity of the row to
+	// the query; 0 when that leg is off or did not find the row.
+	Similarity float64 `json:"similarity,omitempty"`
 }
 
 // coverageChars bounds how much of a candidate is tokenized to measure
