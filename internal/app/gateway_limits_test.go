@@ -68,4 +68,3 @@ func TestHookWithGatewayDown(t *testing.T) {
 		t.Fatalf("remote mode opened a local store")
 	}
 }
-
