@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/gateway"
+	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/sqlite"
 )
 
@@ -36,6 +37,11 @@ func gatewayStores() []gatewayStore {
 	if dsn := os.Getenv("CAIRN_TEST_POSTGRES"); dsn != "" {
 		out = append(out, gatewayStore{"postgres", func(t *testing.T) teamStore {
 			st, err := openPostgres(context.Background(), dsn)
+			if memory.IsCode(err, memory.CodeUnavailable) {
+				// Said plainly rather than passed: the gateway does not
+				// open PostgreSQL yet (postgres_open.go).
+				t.Skipf("gateway on PostgreSQL: %v", err)
+			}
 			if err != nil {
 				t.Fatalf("CAIRN_TEST_POSTGRES is set but the store does not open: %v", err)
 			}
