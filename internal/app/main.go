@@ -97,6 +97,10 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		}
 		eng := engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers(),
 			Vaults: vaultOpener(f.Paths().DataDir), Extensions: extensionSources(getenv)})
+		if err := useModels(eng, cfg, getenv, func(msg string) { logTo(f, "models.log", fmt.Errorf("%s", msg)) }); err != nil {
+			_ = eng.Close()
+			return nil, err
+		}
 		// Candidates whose settling window passed while no cairn process
 		// ran are promoted by the next one to open the store, so closing
 		// the client never strands them.

@@ -116,15 +116,25 @@ type TurnFacts struct {
 	MaxWords    int `toml:"max_words" doc:"words per fact"`
 }
 
-// Models names the providers per phase. Keys come from the environment only.
+// Models names the providers per phase (docs/models.md). Keys come from
+// the environment only: the file names the variable, never the key.
 type Models struct {
-	Extraction    string   `toml:"extraction" doc:"provider:model for phase 1 and turn facts; empty means deterministic"`
-	Consolidation string   `toml:"consolidation" doc:"provider:model for phase 2; empty means deterministic"`
+	Extraction    string   `toml:"extraction" doc:"provider:model for phase 1 (openai:, anthropic:, claude-cli: or codex-cli: and a model name); empty means deterministic"`
+	Consolidation string   `toml:"consolidation" doc:"provider:model for phase 2, an agent with file tools scoped to the vault; empty means deterministic"`
+	TurnFacts     string   `toml:"turn_facts" doc:"provider:model picking facts out of each finished turn (seed 002); empty means tool rules and markers only"`
 	Embeddings    string   `toml:"embeddings" doc:"base URL of an OpenAI-compatible /v1/embeddings endpoint; empty means lexical only"`
 	EmbedModel    string   `toml:"embedding_model" doc:"embedding model name"`
-	BaseURL       string   `toml:"base_url" doc:"base URL for the openai-compatible provider"`
-	DailyBudget   float64  `toml:"daily_budget_usd" doc:"estimated spend per day after which model work is skipped (0 = no limit)"`
+	BaseURL       string   `toml:"base_url" doc:"base URL of the openai provider's chat-completions API (ending in /v1: Ollama, vLLM, llama.cpp, LM Studio); empty means OpenAI's own"`
+	OpenAIKeyEnv  string   `toml:"openai_key_env" doc:"environment variable holding the openai provider's API key (a local server may need none)"`
+	AnthropicURL  string   `toml:"anthropic_base_url" doc:"base URL of the Anthropic Messages API; empty means Anthropic's own"`
+	AnthropicEnv  string   `toml:"anthropic_key_env" doc:"environment variable holding the Anthropic API key"`
+	ClaudeCommand string   `toml:"claude_command" doc:"the claude executable the claude-cli provider runs"`
+	CodexCommand  string   `toml:"codex_command" doc:"the codex executable the codex-cli provider runs"`
+	DailyBudget   float64  `toml:"daily_budget_usd" doc:"estimated spend per day after which model work is skipped and retried the next day (0 = no limit)"`
+	Prices        string   `toml:"prices" doc:"model=in/out in US dollars per million tokens, comma-separated; adds to and overrides the built-in price table"`
 	Timeout       Duration `toml:"timeout" doc:"timeout of one model call"`
+	MaxRetries    int      `toml:"max_retries" doc:"retries of a model API call answered 429 or 5xx, with the SDK's backoff"`
+	MaxSteps      int      `toml:"consolidation_steps" doc:"model calls one consolidation pass may make before it falls back to the deterministic files"`
 }
 
 // Embeddings configures the optional semantic leg of search: vectors from
@@ -187,7 +197,8 @@ func Default() Config {
 			MaxExtractions: 256, Lease: Duration(10 * time.Minute),
 		},
 		TurnFacts: TurnFacts{UserChars: 2500, AnswerChars: 2500, MaxFacts: 5, MaxWords: 10},
-		Models:    Models{Timeout: Duration(2 * time.Minute)},
+		Models: Models{OpenAIKeyEnv: "OPENAI_API_KEY", AnthropicEnv: "ANTHROPIC_API_KEY", ClaudeCommand: "claude", CodexCommand: "codex",
+			Timeout: Duration(2 * time.Minute), MaxRetries: 2, MaxSteps: 24},
 		Embeddings: Embeddings{
 			KeyEnv: "CAIRN_EMBEDDINGS_API_KEY", Batch: 64, MaxChars: 2000, PerRound: 5000,
 			Timeout: Duration(time.Minute), QueryTimeout: Duration(2 * time.Second), RRFK: 60, MinSimilarity: 0.3,

@@ -48,6 +48,7 @@ func (c Config) Validate() error {
 		bad("search.max_query_terms must be at least 1")
 	}
 	c.Embeddings.validate(bad)
+	c.Models.validate(bad)
 	if c.Phase1.Parallel < 1 {
 		bad("phase1.parallel must be at least 1")
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/capture"
@@ -40,6 +42,9 @@ type captureBatch struct {
 func (e *Engine) captureSession(ctx context.Context, s memory.Session, changed map[string]int64) error {
 	if len(changed) == 0 {
 		return nil
+	}
+	if err := e.recordSessionVersion(ctx, s.ID); err != nil {
+		return err
 	}
 	sw, err := e.Switches(ctx)
 	if err != nil {
@@ -132,21 +137,65 @@ func (e *Engine) captureTurn(ctx context.Context, sw Switches, s memory.Session,
 		}
 	}
 	if e.extractor != nil {
-		top, err := e.topPredicates(ctx)
-		if err != nil {
-			return err
-		}
-		drafts, err := e.extractor.TurnFacts(ctx, s, t, top)
-		if err != nil {
-			return err
-		}
-		for _, d := range drafts {
-			if err := add(d, memory.WriterModel, "model"); err != nil {
-				return err
-			}
-		}
+		// A model call never runs while a hook waits: the turn is queued
+		// and the background round asks the model.
+		return e.store.Enqueue(ctx, e.acct, factsKind, s.ID, t.ID)
 	}
 	return nil
+}
+
+// factsKind is the queue entry of a turn waiting for model turn facts.
+const factsKind = "facts"
+
+// turnFacts asks the turn model about a queued turn and writes what it
+// found with tier inferred. done is false when the entry must wait (the
+// daily budget is spent); any other failure is recorded with the call
+// and the entry dropped, so one bad turn never blocks the queue.
+func (e *Engine) turnFacts(ctx context.Context, item memory.QueuedTurn) (done bool, err error) {
+	if e.extractor == nil {
+		return true, nil
+	}
+	s, err := e.store.SessionOfTurn(ctx, e.acct, item.TurnID)
+	if memory.ErrorCode(err) == memory.CodeNotFound {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	i := slices.IndexFunc(s.Turns, func(t memory.Turn) bool { return t.ID == item.TurnID })
+	if i < 0 {
+		return true, nil
+	}
+	t := s.Turns[i]
+	top, err := e.topPredicates(ctx)
+	if err != nil {
+		return false, err
+	}
+	drafts, err := e.extractor.TurnFacts(ctx, s, t, top)
+	if err != nil {
+		if isBudget(err) {
+			return false, nil
+		}
+		if e.models.on {
+			e.models.cfg.Log("turn facts: turn " + strconv.FormatInt(t.ID, 10) + ": " + memory.ErrorMessage(err))
+		}
+		return true, nil
+	}
+	var b captureBatch
+	q := firstUserPart(t)
+	for _, d := range drafts {
+		d.Evidence = memory.Evidence{SessionID: s.ID, TurnID: t.ID, PartSeq: q, Source: "model"}
+		p := s.Place
+		prop, err := e.propose(ctx, Write{Draft: d, Writer: memory.WriterModel, Place: &p, UserText: t.Request})
+		if err != nil {
+			if memory.ErrorCode(err) == memory.CodeInvalid {
+				continue // refused (a credential, an empty value): the rest stands
+			}
+			return false, err
+		}
+		b.props = append(b.props, prop)
+	}
+	return true, e.flushCapture(ctx, &b)
 }
 
 // DrainCaptureQueue captures the turns that waited while capture was off.
@@ -157,12 +206,32 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	done := 0
+	waiting := map[int64]bool{} // turn-fact entries left for a later round
 	for {
 		q, err := e.store.Queued(ctx, e.acct, 100)
 		if err != nil || len(q) == 0 {
 			return done, err
 		}
+		progress := false
 		for _, item := range q {
+			if waiting[item.ID] {
+				continue
+			}
+			if item.Kind == factsKind {
+				ok, err := e.turnFacts(ctx, item)
+				if err != nil {
+					return done, err
+				}
+				if !ok {
+					waiting[item.ID] = true
+					continue
+				}
+				if err := e.store.Unqueue(ctx, e.acct, item.ID); err != nil {
+					return done, err
+				}
+				done, progress = done+1, true
+				continue
+			}
 			s, err := e.store.SessionOfTurn(ctx, e.acct, item.TurnID)
 			if err == nil {
 				for _, t := range s.Turns {
@@ -182,7 +251,10 @@ func (e *Engine) DrainCaptureQueue(ctx context.Context) (int, error) {
 			if err := e.store.Unqueue(ctx, e.acct, item.ID); err != nil {
 				return done, err
 			}
-			done++
+			done, progress = done+1, true
+		}
+		if !progress {
+			return done, nil
 		}
 	}
 }

@@ -20,22 +20,25 @@ const consolidateLease = "consolidate"
 
 // Phase2Report says what one consolidation pass did for one version.
 type Phase2Report struct {
-	Version    string        `json:"version"`
-	Ran        bool          `json:"ran"`
-	Why        string        `json:"why,omitempty"` // why it did not run
-	Mode       distill.Mode  `json:"mode,omitempty"`
-	Mirrored   int           `json:"mirrored"`  // extension files written or removed
-	Pruned     int           `json:"pruned"`    // extractions unused too long
-	Published  int           `json:"published"` // recaps on disk after publishing
-	Unlisted   int           `json:"unlisted"`  // recaps removed, out of the selection
-	Changes    int           `json:"changes"`   // files in the diff consolidation read
-	Retracted  int           `json:"retracted"` // statements whose line or note file a person deleted
-	NewNotes   int           `json:"new_notes"`
-	Superseded int           `json:"superseded"`
-	Dropped    int           `json:"dropped"`
-	NoOp       bool          `json:"no_op"`
-	Baseline   string        `json:"baseline,omitempty"`
-	Took       time.Duration `json:"took_ns"`
+	Version    string       `json:"version"`
+	Ran        bool         `json:"ran"`
+	Why        string       `json:"why,omitempty"` // why it did not run
+	Mode       distill.Mode `json:"mode,omitempty"`
+	Mirrored   int          `json:"mirrored"`  // extension files written or removed
+	Pruned     int          `json:"pruned"`    // extractions unused too long
+	Published  int          `json:"published"` // recaps on disk after publishing
+	Unlisted   int          `json:"unlisted"`  // recaps removed, out of the selection
+	Changes    int          `json:"changes"`   // files in the diff consolidation read
+	Retracted  int          `json:"retracted"` // statements whose line or note file a person deleted
+	NewNotes   int          `json:"new_notes"`
+	Superseded int          `json:"superseded"`
+	Dropped    int          `json:"dropped"`
+	NoOp       bool         `json:"no_op"`
+	Baseline   string       `json:"baseline,omitempty"`
+	// Model is what the consolidation model did; nil when none is set
+	// or nothing changed.
+	Model *ModelPass    `json:"model,omitempty"`
+	Took  time.Duration `json:"took_ns"`
 }
 
 // setting keys phase 2 keeps in the store, per version.
@@ -213,6 +216,14 @@ func (e *Engine) consolidateVersion(ctx context.Context, v string) (Phase2Report
 	rep.NoOp = out.NoOp
 	if err := e.writeOutput(ctx, vf, v, in, out); err != nil {
 		return rep, err
+	}
+	// The model refines what the deterministic pass wrote, only when
+	// something changed: a pass with nothing new costs nothing.
+	if e.models.consolidator != nil && (!out.NoOp || len(in.Changes) > 0) {
+		rep.Model = e.refineWithModel(ctx, vf, v, in, out)
+		if len(rep.Model.Written) > 0 {
+			rep.NoOp = false
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return rep, err

@@ -51,6 +51,8 @@ type Engine struct {
 	extensions       []ExtensionSource
 	// acct is the account every read and write is for.
 	acct memory.AccountID
+	// models are the phases' model providers (UseModels); zero: none.
+	models modelState
 }
 
 // Options configures New; zero fields take defaults.

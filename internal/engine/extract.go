@@ -52,11 +52,12 @@ const (
 type Phase1Report struct {
 	Eligible  int           `json:"eligible"`
 	Extracted int           `json:"extracted"`
-	Empty     int           `json:"empty"`   // recorded as having taught nothing
-	Skipped   int           `json:"skipped"` // memory off for the session, or external content not learned from
-	Retried   int           `json:"retried"` // failed, scheduled again with backoff
-	Failed    int           `json:"failed"`  // out of attempts, recorded as failed
-	Lost      int           `json:"lost"`    // claimed by another process first
+	Empty     int           `json:"empty"`    // recorded as having taught nothing
+	Skipped   int           `json:"skipped"`  // memory off for the session, or external content not learned from
+	Retried   int           `json:"retried"`  // failed, scheduled again with backoff
+	Failed    int           `json:"failed"`   // out of attempts, recorded as failed
+	Lost      int           `json:"lost"`     // claimed by another process first
+	Deferred  int           `json:"deferred"` // the daily model budget was spent: put off to tomorrow, no attempt counted
 	Took      time.Duration `json:"took_ns"`
 }
 
@@ -68,6 +69,7 @@ func (r *Phase1Report) add(o Phase1Report) {
 	r.Retried += o.Retried
 	r.Failed += o.Failed
 	r.Lost += o.Lost
+	r.Deferred += o.Deferred
 }
 
 // phase1Batch is how many eligible sessions one query fetches.
@@ -192,6 +194,12 @@ func (e *Engine) extractOne(ctx context.Context, version string, id int64, learn
 	if err != nil {
 		return rep, e.failJob(ctx, &rep, id, version, err)
 	}
+	if why, skip, err := e.otherVersion(ctx, s.ID, version); err != nil {
+		return rep, e.failJob(ctx, &rep, id, version, err)
+	} else if skip {
+		rep.Skipped = 1
+		return rep, e.store.FinishJob(ctx, acct, id, version, jobSkipped, why, time.Time{})
+	}
 	if why, skip, err := e.skipSession(ctx, s, learnExternal); err != nil {
 		return rep, e.failJob(ctx, &rep, id, version, err)
 	} else if skip {
@@ -203,6 +211,12 @@ func (e *Engine) extractOne(ctx context.Context, version string, id int64, learn
 		return rep, e.failJob(ctx, &rep, id, version, err)
 	}
 	x, err := e.sessionExtractor.ExtractSession(ctx, in)
+	if err != nil && isBudget(err) {
+		// Skipped, not failed: the session waits for tomorrow's budget
+		// without using up an attempt.
+		rep.Deferred = 1
+		return rep, e.models.calls.DeferJob(ctx, acct, id, version, memory.ErrorMessage(err), dayStart(e.now()).AddDate(0, 0, 1))
+	}
 	if err != nil {
 		return rep, e.failJob(ctx, &rep, id, version, err)
 	}
