@@ -13,7 +13,7 @@ import (
 
 	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/gateway"
-	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/postgres/pgtest"
 	"github.com/cairn-memory/cairn/internal/sqlite"
 )
 
@@ -34,22 +34,27 @@ func gatewayStores() []gatewayStore {
 		t.Cleanup(func() { db.Close() })
 		return db
 	}}}
-	if dsn := os.Getenv("CAIRN_TEST_POSTGRES"); dsn != "" {
-		out = append(out, gatewayStore{"postgres", func(t *testing.T) teamStore {
-			st, err := openPostgres(context.Background(), dsn)
-			if memory.IsCode(err, memory.CodeUnavailable) {
-				// Said plainly rather than passed: the gateway does not
-				// open PostgreSQL yet (postgres_open.go).
-				t.Skipf("gateway on PostgreSQL: %v", err)
-			}
-			if err != nil {
-				t.Fatalf("CAIRN_TEST_POSTGRES is set but the store does not open: %v", err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		}})
+	if os.Getenv("CAIRN_TEST_POSTGRES") != "" {
+		out = append(out, gatewayStore{"postgres", openTestPostgres})
 	}
 	return out
+}
+
+// openTestPostgres opens the gateway's PostgreSQL store the way `cairn
+// serve --db postgres://…` does (openPostgres), on a schema of the test's
+// own: the application role's DSN serves, the owner's migrates.
+func openTestPostgres(t *testing.T) teamStore {
+	ownerDSN, appDSN, appRole := pgtest.Schema(t)
+	if appRole == "" {
+		t.Skip("SKIPPED LOUDLY: CAIRN_TEST_POSTGRES_APP is not set, so the gateway was NOT tested on PostgreSQL: it serves as the application role (docs/postgres.md)")
+	}
+	t.Setenv("CAIRN_POSTGRES_OWNER", ownerDSN)
+	st, err := openPostgres(context.Background(), appDSN)
+	if err != nil {
+		t.Fatalf("CAIRN_TEST_POSTGRES is set but the store does not open: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // gatewayEnv is a gateway on loopback over a real store.

@@ -16,20 +16,24 @@ import (
 // TestGatewayLimits: a body over the limit answers 413, a token past its
 // burst 429 (another token is not slowed), and neither reaches the store.
 func TestGatewayLimits(t *testing.T) {
-	g := newGatewayEnv(t, gatewayStores()[0].open(t), gateway.Options{MaxBody: 4 << 10, Rate: 0.001, Burst: 3})
-	a, b := g.account("a", false), g.account("b", false)
-	code, body := g.call(a, "POST", "/v1/notes", gateway.NoteBody{Text: strings.Repeat("x", 8<<10), Cwd: "/w"})
-	if code != http.StatusRequestEntityTooLarge {
-		t.Fatalf("large body: %d %s", code, body)
-	}
-	for range 2 {
-		g.call(a, "GET", "/v1/health", nil)
-	}
-	if code, body := g.call(a, "GET", "/v1/health", nil); code != http.StatusTooManyRequests {
-		t.Fatalf("past the burst: %d %s", code, body)
-	}
-	if code, body := g.call(b, "GET", "/v1/health", nil); code != http.StatusOK {
-		t.Fatalf("another token: %d %s", code, body)
+	for _, gs := range gatewayStores() {
+		t.Run(gs.name, func(t *testing.T) {
+			g := newGatewayEnv(t, gs.open(t), gateway.Options{MaxBody: 4 << 10, Rate: 0.001, Burst: 3})
+			a, b := g.account("a", false), g.account("b", false)
+			code, body := g.call(a, "POST", "/v1/notes", gateway.NoteBody{Text: strings.Repeat("x", 8<<10), Cwd: "/w"})
+			if code != http.StatusRequestEntityTooLarge {
+				t.Fatalf("large body: %d %s", code, body)
+			}
+			for range 2 {
+				g.call(a, "GET", "/v1/health", nil)
+			}
+			if code, body := g.call(a, "GET", "/v1/health", nil); code != http.StatusTooManyRequests {
+				t.Fatalf("past the burst: %d %s", code, body)
+			}
+			if code, body := g.call(b, "GET", "/v1/health", nil); code != http.StatusOK {
+				t.Fatalf("another token: %d %s", code, body)
+			}
+		})
 	}
 }
 

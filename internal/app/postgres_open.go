@@ -2,13 +2,16 @@ package app
 
 import (
 	"context"
+	"os"
 
-	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/postgres"
 )
 
-// openPostgres opens the PostgreSQL store. internal/postgres is being
-// built in parallel (issue 12); until it lands and implements teamStore,
-// --db postgres://… says so plainly instead of falling back to SQLite.
-func openPostgres(_ context.Context, _ string) (teamStore, error) {
-	return nil, memory.Errorf(memory.CodeUnavailable, "the PostgreSQL store is not in this build yet: use a SQLite file for --db")
+// openPostgres opens the PostgreSQL store: dsn (--db) is the application
+// role's, which row-level security binds; CAIRN_POSTGRES_OWNER, when set,
+// is the owner role's, used to migrate the schema at start and for what
+// only the owner may do (create accounts, compact after a purge). See
+// docs/postgres.md.
+func openPostgres(ctx context.Context, dsn string) (teamStore, error) {
+	return postgres.OpenAs(ctx, dsn, os.Getenv("CAIRN_POSTGRES_OWNER"))
 }

@@ -21,6 +21,11 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.Now = now
+		// The owner pool, as `cairn serve` has with CAIRN_POSTGRES_OWNER:
+		// creating accounts and a purge's VACUUM FULL need it.
+		if err := db.UseOwner(ctx, ownerDSN); err != nil {
+			t.Fatal(err)
+		}
 		twin, err := Open(ctx, appDSN)
 		if err != nil {
 			t.Fatal(err)

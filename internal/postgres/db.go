@@ -19,6 +19,10 @@ import (
 type DB struct {
 	pool *pgxpool.Pool
 	dsn  string
+	// owner, when set (UseOwner), is a small pool connected as the role
+	// that owns the schema, for what the application role may not do:
+	// create accounts and compact tables after a purge.
+	owner *pgxpool.Pool
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -63,6 +67,9 @@ func redactDSN(dsn string) string {
 // Close closes the pool.
 func (db *DB) Close() error {
 	db.pool.Close()
+	if db.owner != nil {
+		db.owner.Close()
+	}
 	return nil
 }
 

@@ -124,7 +124,7 @@ func (db *DB) Version(ctx context.Context) (int, error) {
 	var v int
 	err := db.pool.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
 	if err != nil {
-		return 0, memory.Wrap(memory.CodeUnavailable, "read the schema version of "+db.dsn+" (was it migrated?)", err)
+		return 0, memory.Wrap(memory.CodeUnavailable, "read the schema version of "+db.dsn+" (not migrated? with CAIRN_POSTGRES_OWNER set to the owner role's DSN, cairn migrates it)", err)
 	}
 	return v, nil
 }

@@ -84,6 +84,8 @@ func Run(t *testing.T, open Open) {
 		{"phases", testPhases},
 		{"isolation", testIsolation},
 		{"health", testHealth},
+		{"accounts", testAccounts},
+		{"purge", testPurge},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) { g.run(t, open) })
