@@ -91,12 +91,16 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		return loaded, cfgErr
 	}
 	f.OpenEngine = func(ctx context.Context, dbPath string, cfg config.Config) (*engine.Engine, error) {
+		emb, err := embedder(cfg.Embeddings, getenv)
+		if err != nil {
+			return nil, err
+		}
 		db, err := sqlite.Open(ctx, dbPath)
 		if err != nil {
 			return nil, err
 		}
 		eng := engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers(),
-			Vaults: vaultOpener(f.Paths().DataDir), Extensions: extensionSources(getenv)})
+			Vaults: vaultOpener(f.Paths().DataDir), Extensions: extensionSources(getenv), Embedder: emb})
 		if err := useModels(eng, cfg, getenv, func(msg string) { logTo(f, "models.log", fmt.Errorf("%s", msg)) }); err != nil {
 			_ = eng.Close()
 			return nil, err

@@ -42,7 +42,10 @@ write path as real data (each conversation is its own place, each turn one raw
 part, each session's date the turn time), asks every question through the
 same search the agent uses, and reports recall as LoCoMo defines it:
 |evidence ∩ top-k turns| / |evidence|, averaged over questions with evidence.
-Your configuration applies, so fusion knobs can be tried with CAIRN_RANK_*.`,
+Your configuration applies, so fusion knobs can be tried with CAIRN_RANK_*.
+With an embeddings endpoint configured (embeddings.base_url), every row is
+embedded first and each question asked twice: the lexical and the fused
+figures are shown side by side.`,
 		Example: `  cairn eval retrieval --format locomo ../shared/data/locomo/locomo10.json
   cairn eval retrieval --format jsonl my-benchmark.jsonl --json`,
 		Args: cobra.ExactArgs(1),
@@ -78,6 +81,18 @@ func runEvalRetrieval(ctx context.Context, o *EvalRetrievalOptions) error {
 			return err
 		}
 		layers = append(layers, x)
+	}
+	if cfg, err := o.Factory.Config(); err == nil && cfg.Embeddings.SemanticSearch() {
+		legs, took, err := EvalRetrievalLegs(ctx, o.Factory, ds, engine.EvalOptions{Layers: layers, Progress: evalProgress(o)})
+		if err != nil {
+			return err
+		}
+		if o.JSON {
+			return printJSON(o.IO.Out, EvalLegsReport{EvalLegs: legs, Seconds: took.Seconds()})
+		}
+		formatLegs(o.IO.Out, legs)
+		fmt.Fprintf(o.IO.Out, "%d questions (each asked twice) in %.1fs\n", len(ds.Questions), took.Seconds())
+		return nil
 	}
 	rep, took, err := EvalRetrieval(ctx, o.Factory, ds, engine.EvalOptions{Layers: layers, Progress: evalProgress(o)})
 	if err != nil {

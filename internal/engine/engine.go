@@ -53,6 +53,8 @@ type Engine struct {
 	acct memory.AccountID
 	// models are the phases' model providers (UseModels); zero: none.
 	models modelState
+	// semantic is the optional semantic leg of search; nil: lexical only.
+	semantic *semantic
 }
 
 // Options configures New; zero fields take defaults.
@@ -77,12 +79,15 @@ type Options struct {
 	// Account is whose memory this engine serves; zero: the local user.
 	// A gateway builds one engine per account.
 	Account memory.AccountID
+	// Embedder gives search a semantic leg; nil: lexical only.
+	Embedder Embedder
 }
 
 // New builds an engine over a store.
 func New(store Store, o Options) *Engine {
 	e := &Engine{store: store, cfg: o.Config, resolve: o.Resolve, now: o.Now, readers: o.Readers, extractor: o.Extractor,
 		sessionExtractor: o.SessionExtractor, owner: o.Owner}
+	e.semantic = newSemantic(o.Embedder, store)
 	if e.sessionExtractor == nil {
 		e.sessionExtractor = deterministicExtractor{}
 	}

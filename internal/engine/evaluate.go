@@ -18,6 +18,8 @@ type EvalOptions struct {
 	Layers []memory.Layer // layers searched; default all
 	// Progress is called after each question.
 	Progress func(done, total int)
+	// onSearch sees each question's search result.
+	onSearch func(SearchResult)
 }
 
 // EvalRetrieval loads a benchmark into this engine's store through the
@@ -25,13 +27,16 @@ type EvalOptions struct {
 // search the agent uses, and scores the ranked turns. The store should be
 // a fresh, temporary one: the data stays in it.
 func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalOptions) (evaluate.Report, error) {
-	if len(o.Ks) == 0 {
-		o.Ks = evaluate.DefaultKs()
+	places, err := e.evalLoad(ctx, ds)
+	if err != nil {
+		return evaluate.Report{}, err
 	}
-	depth := 0
-	for _, k := range o.Ks {
-		depth = max(depth, k)
-	}
+	return e.evalAsk(ctx, ds, places, o, false)
+}
+
+// evalLoad writes a benchmark's conversations into the store, each in its
+// own place, and promotes the candidates they leave.
+func (e *Engine) evalLoad(ctx context.Context, ds evaluate.Dataset) (map[string]memory.Place, error) {
 	places := map[string]memory.Place{}
 	for _, c := range ds.Conversations {
 		dir := evalDir(ds.Name, c.ID)
@@ -53,11 +58,11 @@ func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalO
 		}
 		var rep SourceReport
 		if err := e.ingest(ctx, sessions, &rep); err != nil {
-			return evaluate.Report{}, err
+			return nil, err
 		}
 		p, err := e.resolve(dir)
 		if err != nil {
-			return evaluate.Report{}, err
+			return nil, err
 		}
 		places[c.ID] = p
 	}
@@ -65,7 +70,20 @@ func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalO
 	// the past): promote them as any store open would, so derived layers
 	// take part in the search as they do for an agent.
 	if _, err := e.Maintain(ctx); err != nil {
-		return evaluate.Report{}, err
+		return nil, err
+	}
+	return places, nil
+}
+
+// evalAsk asks every question through Search (lexical only when asked)
+// and scores the ranked turns.
+func (e *Engine) evalAsk(ctx context.Context, ds evaluate.Dataset, places map[string]memory.Place, o EvalOptions, lexical bool) (evaluate.Report, error) {
+	if len(o.Ks) == 0 {
+		o.Ks = evaluate.DefaultKs()
+	}
+	depth := 0
+	for _, k := range o.Ks {
+		depth = max(depth, k)
 	}
 	var ranked []evaluate.Ranked
 	for i, q := range ds.Questions {
@@ -73,9 +91,12 @@ func (e *Engine) EvalRetrieval(ctx context.Context, ds evaluate.Dataset, o EvalO
 			return evaluate.Report{}, err
 		}
 		p := places[q.Conversation]
-		res, err := e.Search(ctx, SearchRequest{Query: q.Text, Place: &p, Layers: o.Layers, Limit: depth})
+		res, err := e.Search(ctx, SearchRequest{Query: q.Text, Place: &p, Layers: o.Layers, Limit: depth, Lexical: lexical})
 		if err != nil {
 			return evaluate.Report{}, err
+		}
+		if o.onSearch != nil {
+			o.onSearch(res)
 		}
 		r := evaluate.Ranked{QuestionID: q.ID}
 		for _, h := range res.Hits {

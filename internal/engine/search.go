@@ -27,6 +27,9 @@ type SearchRequest struct {
 	ExcludeSession int64
 	Since, Until   time.Time
 	Limit          int
+	// Lexical leaves the semantic leg out even when embeddings are
+	// configured (the eval's baseline).
+	Lexical bool
 }
 
 // SearchResult is the fused list and what it was built from.
@@ -37,6 +40,9 @@ type SearchResult struct {
 	Rung  memory.Rung   `json:"rung"`
 	Hits  []rank.Scored `json:"hits"`
 	Took  time.Duration `json:"took_ns"`
+	// Semantic says whether the semantic leg took part: empty when off,
+	// "fused", or "failed: …" when the search fell back to lexical.
+	Semantic string `json:"semantic,omitempty"`
 }
 
 // candidatesPerLayer is how deep each layer is read before fusion: deeper
@@ -96,7 +102,8 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 
 		found[l] = cs
 	}
-	hits := rank.Fuse(e.weights(), terms, found)
+	hits, sem := e.fuse(ctx, req, res, terms, found, depth)
+	res.Semantic = sem
 	if req.Limit > 0 && len(hits) > req.Limit {
 		hits = hits[:req.Limit]
 	}
