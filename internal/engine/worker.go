@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"time"
+
+	"github.com/cairn-memory/cairn/internal/memory"
 )
 
 // workerLease keeps background rounds from piling up: a process started
@@ -15,7 +17,10 @@ type WorkReport struct {
 	Maintenance MaintainReport `json:"maintenance"`
 	Phase1      Phase1Report   `json:"phase1"`
 	Phase2      []Phase2Report `json:"phase2,omitempty"`
-	Took        time.Duration  `json:"took_ns"`
+	Embeddings  EmbedReport    `json:"embeddings"`
+	// EmbedError says why embedding failed this round; the rows stay due.
+	EmbedError string        `json:"embed_error,omitempty"`
+	Took       time.Duration `json:"took_ns"`
 }
 
 // WorkDue is the cheap check a hook makes before starting a background
@@ -40,7 +45,7 @@ func (e *Engine) WorkDue(ctx context.Context) (bool, error) {
 			return true, nil
 		}
 	}
-	return false, nil
+	return e.EmbeddingsDue(ctx)
 }
 
 // WorkOnce is one background round: maintenance, then phase 1 for every
@@ -70,6 +75,17 @@ func (e *Engine) WorkOnce(ctx context.Context) (WorkReport, error) {
 			if rep.Phase2, err = e.Consolidate(ctx, false); err != nil {
 				return rep, err
 			}
+		}
+	}
+	// Last, so a slow or unreachable endpoint never delays memory work; a
+	// failure loses nothing (the rows stay due for the next round).
+	if rep.Embeddings, err = e.EmbedDue(ctx); err != nil {
+		if ctx.Err() != nil {
+			return rep, ctx.Err()
+		}
+		rep.EmbedError = memory.ErrorMessage(err)
+		if rep.EmbedError == "" {
+			rep.EmbedError = err.Error()
 		}
 	}
 	rep.Took = time.Since(start)
