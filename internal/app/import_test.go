@@ -225,7 +225,7 @@ func TestNoSecretReachesTheStoreFiles(t *testing.T) {
 	if len(toks) == 0 {
 		t.Fatal("no secret tokens to look for")
 	}
-	st, err := holder.TermStats(context.Background(), memory.L0, toks)
+	st, err := holder.TermStats(context.Background(), memory.LocalAccount, memory.L0, toks)
 	if err != nil {
 		t.Fatal(err)
 	}

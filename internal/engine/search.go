@@ -13,7 +13,7 @@ import (
 // SearchStore finds candidates in each layer's index.
 type SearchStore interface {
 	SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Match, error)
-	TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error)
+	TermStats(ctx context.Context, acct memory.AccountID, layer memory.Layer, terms []string) (memory.TermStats, error)
 }
 
 // SearchRequest is one search, by a person, an agent or recall.
@@ -186,7 +186,7 @@ func (e *Engine) queryTerms(ctx context.Context, q string) ([]rank.Term, memory.
 			uniq = append(uniq, c)
 		}
 	}
-	st, err := e.store.TermStats(ctx, memory.L0, uniq)
+	st, err := e.store.TermStats(ctx, e.acct, memory.L0, uniq)
 	if err != nil {
 		return nil, st, err
 	}

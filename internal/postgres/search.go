@@ -322,47 +322,44 @@ func attachContext(ctx context.Context, tx *Tx, cs []memory.Match) error {
 	return rows.Err()
 }
 
-// TermStats estimates, over the newest documents of the raw layer, how
-// many hold each term. The port names no account, so the figures are
-// store-wide (as SQLite's FTS5 statistics are), read through a function
-// that returns counts only.
-func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error) {
+// TermStats estimates, over the account's newest documents of the raw
+// layer, how many hold each term: counted under the account's row-level
+// security, never past dfCap matches, like the SQLite store's.
+func (db *DB) TermStats(ctx context.Context, acct memory.AccountID, layer memory.Layer, terms []string) (memory.TermStats, error) {
 	const dfWindow, dfCap = 20000, 1000
 	st := memory.TermStats{DF: map[string]int{}}
 	if layer != memory.L0 {
 		return st, nil
 	}
-	err := db.view(ctx, 0, func(tx *Tx) error {
+	err := db.view(ctx, acct, func(tx *Tx) error {
 		var docs int
-		if err := tx.row(ctx, `SELECT cairn_layer_docs(?)`, string(layer)).Scan(&docs); err != nil {
+		err := tx.row(ctx, `SELECT docs FROM fts_stats WHERE account_id = ? AND layer = ?`, int64(acct), string(layer)).Scan(&docs)
+		if err != nil && !noRows(err) {
 			return err
 		}
 		st.Docs, st.Total = min(docs, dfWindow), docs
 		if len(terms) == 0 || docs == 0 {
 			return nil
 		}
-		var names, queries []string
+		// The window is the ids of the newest dfWindow parts, as on SQLite
+		// (with other accounts' ids between them it holds fewer rows).
+		var top int64
+		if err := tx.row(ctx, `SELECT COALESCE(MAX(id), 0) FROM parts WHERE account_id = ?`, int64(acct)).Scan(&top); err != nil {
+			return err
+		}
 		for _, t := range terms {
 			p := queryTerms([]string{t})
 			if len(p) == 0 || termQuery(p[0], "AB") == "" {
 				continue
 			}
-			names, queries = append(names, t), append(queries, termQuery(p[0], "AB"))
-		}
-		rows, err := tx.query(ctx, `SELECT term, df FROM cairn_term_stats(?, ?::tsquery[], ?, ?)`, names, queries, dfWindow, dfCap)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var t string
 			var n int
-			if err := rows.Scan(&t, &n); err != nil {
+			if err := tx.row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM parts WHERE account_id = ? AND fts @@ ?::tsquery AND id > ? LIMIT ?) x`,
+				int64(acct), termQuery(p[0], "AB"), top-dfWindow, dfCap).Scan(&n); err != nil {
 				return err
 			}
 			st.DF[t] = n
 		}
-		return rows.Err()
+		return nil
 	})
 	return st, wrap("read term statistics", err)
 }

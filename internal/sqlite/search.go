@@ -306,7 +306,7 @@ const (
 
 // TermStats estimates, over the newest documents of a layer, how many
 // hold each term.
-func (db *DB) TermStats(ctx context.Context, layer memory.Layer, terms []string) (memory.TermStats, error) {
+func (db *DB) TermStats(ctx context.Context, _ memory.AccountID, layer memory.Layer, terms []string) (memory.TermStats, error) {
 	st := memory.TermStats{DF: map[string]int{}}
 	fts, ok := ftsTable[layer]
 	if !ok || layer != memory.L0 {

@@ -194,7 +194,7 @@ func TestGrowingSessionReindexesItsNeighbour(t *testing.T) {
 func TestTermStats(t *testing.T) {
 	db := openTest(t)
 	seedPlaces(t, db)
-	st, err := db.TermStats(context.Background(), memory.L0, []string{"deploy", "hugo", "absent"})
+	st, err := db.TermStats(context.Background(), memory.LocalAccount, memory.L0, []string{"deploy", "hugo", "absent"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -270,18 +270,18 @@ func testSearch(t *testing.T, open Open) {
 
 	t.Run("term stats", func(t *testing.T) {
 		e := newEnv(t, open)
-		st := must(e.Store.TermStats(e.ctx, memory.L0, []string{"render"}))(t)
+		st := must(e.Store.TermStats(e.ctx, memory.LocalAccount, memory.L0, []string{"render"}))(t)
 		if st.Docs != 0 || st.DF["render"] != 0 {
 			t.Fatalf("empty store: %+v", st)
 		}
 		e.save(memory.LocalAccount, session("s", wtA, day0, "render the page", "render again", "something else", "and more"))
-		st = must(e.Store.TermStats(e.ctx, memory.L0, []string{"render", "page", "absent"}))(t)
+		st = must(e.Store.TermStats(e.ctx, memory.LocalAccount, memory.L0, []string{"render", "page", "absent"}))(t)
 		// A term counts in its own parts and, through context, in their
 		// neighbours up to two away.
 		if st.Docs != 4 || st.DF["page"] != 3 || st.DF["render"] != 4 || st.DF["absent"] != 0 {
 			t.Fatalf("stats: %+v", st)
 		}
-		if st := must(e.Store.TermStats(e.ctx, memory.L1, []string{"render"}))(t); st.Docs != 0 {
+		if st := must(e.Store.TermStats(e.ctx, memory.LocalAccount, memory.L1, []string{"render"}))(t); st.Docs != 0 {
 			t.Fatalf("only L0 keeps statistics: %+v", st)
 		}
 	})
