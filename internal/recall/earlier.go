@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -86,7 +85,7 @@ var earlierFold = strings.NewReplacer(
 	"last time i checked", "", "last time i looked", "",
 )
 
-var earlierSpaces = regexp.MustCompile(`[ \f\v\x{00a0}\x{3000}]+`)
+var earlierSpaces = lazyRE(`[ \f\v\x{00a0}\x{3000}]+`)
 
 // earlierDropCode blanks fenced and inline code and removes indented code
 // blocks: pasted code and logs are not the question.
@@ -195,17 +194,17 @@ var earlierRulesZH = earlierCompile(
 	`(?:我们|咱们|我|你|您)是?(?:什么时候|何时|哪天|哪一天)[^。！？；\n]{0,30}的(?:[？?。!！]|$|吗|呢)`,
 )
 
-func earlierCompile(patterns ...string) []*regexp.Regexp {
-	res := make([]*regexp.Regexp, len(patterns))
+func earlierCompile(patterns ...string) []*lazyRegexp {
+	res := make([]*lazyRegexp, len(patterns))
 	for i, p := range patterns {
-		res[i] = regexp.MustCompile(p)
+		res[i] = lazyRE(p)
 	}
 	return res
 }
 
 // earlierWhDidWeRe: "why did we choose…", "how did we solve…" ask about
 // earlier work, unless they ask how we got the current thing wrong.
-var earlierWhDidWeRe = regexp.MustCompile(`\b(?:what|which|how|why|where|when|who) did we (\w+)(?: (\w+))?`)
+var earlierWhDidWeRe = lazyRE(`\b(?:what|which|how|why|where|when|who) did we (\w+)(?: (\w+))?`)
 
 func earlierWhDidWe(s string) bool {
 	for _, m := range earlierWhDidWeRe.FindAllStringSubmatch(s, -1) {
@@ -225,8 +224,8 @@ func earlierWhDidWe(s string) bool {
 // earlierDidWeRe: "did we decide on…", "did we fix…", unless the clause is
 // about what is in front of us now.
 var (
-	earlierDidWeRe = regexp.MustCompile(`\bdid (?:not )?we (?:ever |already |previously |not |never |actually |finally )?(?:discuss|talk|decide|agree|settle|try|choose|pick|go with|end up|fix|solve|change|use|mention|say|tell|ask|figure out|finish|merge|deploy|conclude|land on|hit|see|run into|encounter|look at|cover|consider|write|add|remove|rename|name|set up|configure|plan|document|benchmark)\b[^.?!;\n]*`)
-	earlierNowRe   = regexp.MustCompile(`\b(?:just|right now|here|a moment ago|this session|in this file|in this function)\b`)
+	earlierDidWeRe = lazyRE(`\bdid (?:not )?we (?:ever |already |previously |not |never |actually |finally )?(?:discuss|talk|decide|agree|settle|try|choose|pick|go with|end up|fix|solve|change|use|mention|say|tell|ask|figure out|finish|merge|deploy|conclude|land on|hit|see|run into|encounter|look at|cover|consider|write|add|remove|rename|name|set up|configure|plan|document|benchmark)\b[^.?!;\n]*`)
+	earlierNowRe   = lazyRE(`\b(?:just|right now|here|a moment ago|this session|in this file|in this function)\b`)
 )
 
 func earlierDidWe(s string) bool {
@@ -242,11 +241,11 @@ func earlierDidWe(s string) bool {
 // that asks ("what was the error we hit last week", "tell me what we
 // worked on on Friday").
 var (
-	earlierClauseRe  = regexp.MustCompile(`[^.?!;\n]+[.?!;\n]?`)
-	earlierAnchorRe  = regexp.MustCompile(`\b(?:yesterday|last (?:time|week|night|month|year|session|sprint|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week|this month)|this morning|the other day|previously|back then|at the time|(?:a few|a couple of|couple of|two|three|several|\d+) (?:days|weeks|months) ago|a (?:day|week|month) ago|before (?:the |my |our )?(?:weekend|holidays?|break|vacation|leave|christmas|new year)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|lately|recently)\b|\b(?:before|earlier)\s*(?:[?.!]|$)`)
-	earlierPronounRe = regexp.MustCompile(`\b(?:we|i|you|us)\b`)
-	earlierAskRe     = regexp.MustCompile(`\?|^\W*(?:(?:so|ok|okay|hey|and|but|btw|by the way|also|hmm|well|quick question|one more thing),? )*(?:what|where|when|which|who|whose|why|how|did|do|does|was|were|is|are|have|has|had|can|could|would|will|tell me|show me|remind me|recap|summarize|summarise|list|give me)\b`)
-	earlierWordRe    = regexp.MustCompile(`[a-z]+`)
+	earlierClauseRe  = lazyRE(`[^.?!;\n]+[.?!;\n]?`)
+	earlierAnchorRe  = lazyRE(`\b(?:yesterday|last (?:time|week|night|month|year|session|sprint|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week|this month)|this morning|the other day|previously|back then|at the time|(?:a few|a couple of|couple of|two|three|several|\d+) (?:days|weeks|months) ago|a (?:day|week|month) ago|before (?:the |my |our )?(?:weekend|holidays?|break|vacation|leave|christmas|new year)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|lately|recently)\b|\b(?:before|earlier)\s*(?:[?.!]|$)`)
+	earlierPronounRe = lazyRE(`\b(?:we|i|you|us)\b`)
+	earlierAskRe     = lazyRE(`\?|^\W*(?:(?:so|ok|okay|hey|and|but|btw|by the way|also|hmm|well|quick question|one more thing),? )*(?:what|where|when|which|who|whose|why|how|did|do|does|was|were|is|are|have|has|had|can|could|would|will|tell me|show me|remind me|recap|summarize|summarise|list|give me)\b`)
+	earlierWordRe    = lazyRE(`[a-z]+`)
 )
 
 func earlierClauses(s string) bool {
@@ -283,9 +282,9 @@ func earlierPast(clause string) bool {
 // also mean "the old …" ("之前的版本"), so they count only next to us, and
 // not as "my previous …" ("我之前的代码").
 var (
-	earlierClauseZHRe = regexp.MustCompile(`[^。！？；?!;\n]+[。！？；?!;\n]?`)
-	earlierAskZHRe    = regexp.MustCompile(`什么|哪|吗|么|呢|是不是|有没有|怎么|怎样|为什么|为何|多少|谁|几|来着|[？?]`)
-	earlierWhenZHRe   = regexp.MustCompile(
+	earlierClauseZHRe = lazyRE(`[^。！？；?!;\n]+[。！？；?!;\n]?`)
+	earlierAskZHRe    = lazyRE(`什么|哪|吗|么|呢|是不是|有没有|怎么|怎样|为什么|为何|多少|谁|几|来着|[？?]`)
+	earlierWhenZHRe   = lazyRE(
 		`(?:我们|咱们|我|你|您)(?:都|也|是|在)?(?:上次|上回|上一次|那次|昨天|昨晚|前天|上周|上星期|上礼拜|上个月|去年|前几天|那天|早些时候|当时|当初|那时候?|那会儿|前阵子)` +
 			`|(?:上次|上回|上一次|那次|昨天|昨晚|前天|上周|上星期|上礼拜|上个月|去年|前几天|那天|早些时候|当时|当初|那时候?|那会儿|前阵子)(?:上午|下午|晚上|早上|中午)?[，,]?(?:我们|咱们|我|你|您)` +
 			`|(?:上次|上回|上一次|那次|昨天|昨晚|前天|上周|上星期|上礼拜|上个月|去年|前几天|那天|早些时候|当时|当初|那时候?|那会儿|前阵子)[^。！？；?!;\n]{0,12}(?:做|改|写|修|讨论|聊|谈|说|决定|商量|遇到|碰到|提到|处理|解决|跑|卡|推荐|建议|约定)` +
