@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -119,16 +120,20 @@ var envelope = []string{
 	"Original token count:", "Output:", "Total output lines:", "Exit code ",
 }
 
-var errorWords = regexp.MustCompile(`(?i)\b(?:error|err!|fatal|failed|failure|fail|panic|exception|not found|no such file|denied|cannot|can't|could not|unable|invalid|refused|undefined|unexpected|missing|timed out|conflict)\b`)
+// The package's patterns are compiled on first use: package init runs at
+// every cairn process start, a hook's included, which never distills.
+var errorWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:error|err!|fatal|failed|failure|fail|panic|exception|not found|no such file|denied|cannot|can't|could not|unable|invalid|refused|undefined|unexpected|missing|timed out|conflict)\b`)
+})
 
-var ansi = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+var ansi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]") })
 
 // errorLine picks the line of a failed call's output that says what went
 // wrong: the first line naming an error, else the first line with words; a
 // Python traceback gives its last line.
 func errorLine(out string) string {
 	var lines []string
-	for line := range strings.Lines(ansi.ReplaceAllString(out, "")) {
+	for line := range strings.Lines(ansi().ReplaceAllString(out, "")) {
 		line = strings.TrimSpace(line)
 		if line == "" || isEnvelope(line) || !strings.ContainsFunc(line, isWordRune) {
 			continue
@@ -139,7 +144,7 @@ func errorLine(out string) string {
 		if strings.HasPrefix(l, "Traceback (most recent call last)") {
 			return clip(lines[len(lines)-1], maxQuote)
 		}
-		if errorWords.MatchString(l) {
+		if errorWords().MatchString(l) {
 			return clip(l, maxQuote)
 		}
 	}

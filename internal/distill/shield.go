@@ -3,6 +3,7 @@ package distill
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // shield is a failure shield: symptom → cause → fix, from a failed command
@@ -89,16 +90,16 @@ func parseShield(body string) (shield, bool) {
 }
 
 var (
-	sigNumber = regexp.MustCompile(`\b(?:[0-9a-f]{7,40}|\d+(?:\.\d+)*)\b`)
-	sigPath   = regexp.MustCompile(`[^\s"'` + "`" + `()]*/([^\s"'` + "`" + `()/]+)`)
+	sigNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:[0-9a-f]{7,40}|\d+(?:\.\d+)*)\b`) })
+	sigPath   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\s"'` + "`" + `()]*/([^\s"'` + "`" + `()/]+)`) })
 )
 
 // signature is what two occurrences of the same failure share: the
 // symptom with numbers, hashes and directories taken out.
 func signature(symptom string) string {
 	s := strings.ToLower(symptom)
-	s = sigPath.ReplaceAllString(s, "$1")
-	s = sigNumber.ReplaceAllString(s, "#")
+	s = sigPath().ReplaceAllString(s, "$1")
+	s = sigNumber().ReplaceAllString(s, "#")
 	s = strings.NewReplacer("`", "", "\"", "", "'", "").Replace(s)
 	return oneLine(s)
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -23,7 +24,9 @@ const maxV2Listed = 25
 
 // defaultWords mark a rule stated as a default rather than a one-task
 // request.
-var defaultWords = regexp.MustCompile(`(?i)\b(?:always|never|by default|default|from now on|every time|whenever|in general|as a rule|prefer|all of our|in this (?:repo|codebase|project))\b|总是|永远|默认|以后|始终|一律|每次`)
+var defaultWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:always|never|by default|default|from now on|every time|whenever|in general|as a rule|prefer|all of our|in this (?:repo|codebase|project))\b|总是|永远|默认|以后|始终|一律|每次`)
+})
 
 // summaryV2 writes Memory V2's only file: a summary that is the memory.
 // A preference or tip appears only when it was stated as a default (or
@@ -109,7 +112,7 @@ func (p *pass) standing(e *entry) bool {
 		return true
 	}
 	for _, id := range e.ids {
-		if defaultWords.MatchString(p.stmts[id].Object) {
+		if defaultWords().MatchString(p.stmts[id].Object) {
 			return true
 		}
 	}
@@ -191,7 +194,7 @@ func clipLines(s string, n int) string {
 }
 
 // pointerSlug reads the recap a V2 pointer line names.
-var pointerSlug = regexp.MustCompile(`\[recap\]\(rollout_summaries/([^)\s]+)\.md\)`)
+var pointerSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[recap\]\(rollout_summaries/([^)\s]+)\.md\)`) })
 
 // removedPointers lists the recaps the pointers of before named that no
 // line of after names any more.
@@ -200,7 +203,7 @@ func removedPointers(before, after string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range pointerSlug.FindAllStringSubmatch(before, -1) {
+	for _, m := range pointerSlug().FindAllStringSubmatch(before, -1) {
 		if !strings.Contains(after, "](rollout_summaries/"+m[1]+".md)") && !slices.Contains(out, m[1]) {
 			out = append(out, m[1])
 		}

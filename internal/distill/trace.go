@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cairn-memory/cairn/internal/memory"
 )
@@ -60,7 +61,7 @@ type failure struct {
 }
 
 // commitLine is git's report of a new commit: "[main 7e2964f] msg".
-var commitLine = regexp.MustCompile(`(?m)^\[([^\]\n]+?) ([0-9a-f]{7,40})\] (.+)$`)
+var commitLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\[([^\]\n]+?) ([0-9a-f]{7,40})\] (.+)$`) })
 
 // newTrace walks a session's turns in order.
 func newTrace(s memory.Session, st stmtView) *trace {
@@ -137,7 +138,7 @@ func (tr *trace) read(r *run) {
 			tr.steps = append(tr.steps, step{key: k, cmd: g, turn: r.turn})
 		}
 	}
-	for _, m := range commitLine.FindAllStringSubmatch(r.output, -1) {
+	for _, m := range commitLine().FindAllStringSubmatch(r.output, -1) {
 		c := commit{sha: m[2], msg: strings.TrimSpace(m[3]), turn: r.turn}
 		c.stmt = tr.st.commitFor(c.sha)
 		tr.commits = append(tr.commits, c)
