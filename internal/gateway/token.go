@@ -8,6 +8,7 @@ import (
 	"encoding/base32"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cairn-memory/cairn/internal/memory"
 )
@@ -40,7 +41,9 @@ func HashToken(secret string) []byte {
 	return h[:]
 }
 
-var accountName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+// accountName is compiled on first use: its bounded repeat makes a large
+// program, and package init runs at every cairn process start.
+var accountName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`) })
 
 // Accounts manages tenants and tokens over an AccountStore.
 type Accounts struct {
@@ -49,7 +52,7 @@ type Accounts struct {
 
 // Create adds an account.
 func (a Accounts) Create(ctx context.Context, name string) (memory.Account, error) {
-	if !accountName.MatchString(name) {
+	if !accountName().MatchString(name) {
 		return memory.Account{}, memory.Errorf(memory.CodeInvalid,
 			"account name %q: use 1 to 63 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit", name)
 	}
