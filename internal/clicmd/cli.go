@@ -119,7 +119,8 @@ func (c *Client) Complete(ctx context.Context, req model.Request) (model.Respons
 	}
 	if resp.Stop != model.StopRefusal && len(req.Tools) > 0 {
 		if calls, ok := parseCalls(resp.Text); ok {
-			resp.Calls, resp.Stop = calls, model.StopTools
+			// The text was the calls: kept, the next prompt would show them twice.
+			resp.Calls, resp.Stop, resp.Text = calls, model.StopTools, ""
 		}
 	}
 	return resp, nil

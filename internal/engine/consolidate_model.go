@@ -217,6 +217,11 @@ func (j *journal) Write(ctx context.Context, p, content string) (string, error) 
 			j.existed[clean] = false
 		default:
 			j.mu.Unlock()
+			if memory.IsCode(err, memory.CodeInvalid) {
+				// The vault refused the path itself (a symbolic link on
+				// the way, say): as much a refusal as any other.
+				j.log(fmt.Sprintf("vault: refused model write to %q: %s", cutPath(p), memory.ErrorMessage(err)))
+			}
 			return "", err
 		}
 		j.order = append(j.order, clean)
