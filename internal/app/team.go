@@ -17,7 +17,6 @@ import (
 	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/engine"
 	"github.com/cairn-memory/cairn/internal/gateway"
-	"github.com/cairn-memory/cairn/internal/gitdir"
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/remote"
 	"github.com/cairn-memory/cairn/internal/sqlite"
@@ -53,6 +52,9 @@ func (sharedStore) Close() error { return nil }
 type team struct{ f *cli.Factory }
 
 func (t team) Accounts(ctx context.Context, db string) (gateway.Accounts, io.Closer, error) {
+	if t.remoteMode() && db == "" {
+		return gateway.Accounts{}, nil, errServeRemote
+	}
 	st, err := openTeamStore(ctx, t.f, db)
 	if err != nil {
 		return gateway.Accounts{}, nil, err
@@ -86,7 +88,17 @@ func (t team) Remote() (*remote.Client, error) {
 	if u == "" || tok == "" {
 		return nil, memory.Errorf(memory.CodeInvalid, "remote mode needs both CAIRN_URL and CAIRN_TOKEN")
 	}
-	return remote.New(remote.Options{URL: u, Token: tok, Resolve: gitdir.Resolve})
+	return remoteClient(u, tok)
+}
+
+// errServeRemote refuses the gateway's own commands on a client.
+var errServeRemote = memory.Errorf(memory.CodeInvalid,
+	"CAIRN_URL and CAIRN_TOKEN are set, so this cairn is a client of a gateway: serving and account or token admin run on the gateway's machine, "+
+		"against its store; unset CAIRN_URL and CAIRN_TOKEN there")
+
+// remoteMode reports whether CAIRN_URL or CAIRN_TOKEN is set.
+func (t team) remoteMode() bool {
+	return t.f.Getenv("CAIRN_URL") != "" || t.f.Getenv("CAIRN_TOKEN") != ""
 }
 
 // accountDir holds one account's memory files and uploads under the data
@@ -108,6 +120,9 @@ func newGateway(st teamStore, cfg config.Config, dataDir string, o gateway.Optio
 }
 
 func (t team) Serve(ctx context.Context, o cli.ServeOptions) error {
+	if t.remoteMode() {
+		return errServeRemote
+	}
 	l, err := t.f.Config()
 	if err != nil {
 		return err

@@ -30,7 +30,9 @@ type DoctorReport struct {
 	ConfigFile  string             `json:"config_file"`
 	ConfigFound bool               `json:"config_found"`
 	Store       memory.StoreHealth `json:"store"`
-	Clients     []ClientStatus     `json:"clients"`
+	// Gateway is set in remote mode: the store is the gateway's.
+	Gateway *GatewayStatus `json:"gateway,omitempty"`
+	Clients []ClientStatus `json:"clients"`
 }
 
 // ClientStatus says whether a client is wired to cairn.
@@ -74,22 +76,24 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	} else {
 		cfg = l.Config
 	}
-	if err := checkWritable(p.DataDir); err != nil {
-		r.Problems = append(r.Problems, err.Error())
-	} else if eng, err := f.OpenEngine(ctx, p.DB, cfg); err != nil {
-		r.Problems = append(r.Problems, describe(err))
-	} else {
-		defer eng.Close()
-		h, err := eng.Health(ctx)
-		r.Store = h
-		switch {
-		case err != nil:
-			r.Problems = append(r.Problems, describe(err))
-		case h.Integrity != "ok":
-			r.Problems = append(r.Problems, fmt.Sprintf("database integrity check failed (%s); restore %s from a backup or move it aside and re-import", h.Integrity, p.DB))
-		case h.SchemaVersion != h.BinarySchema:
-			r.Problems = append(r.Problems, fmt.Sprintf("schema version %d does not match this cairn's %d", h.SchemaVersion, h.BinarySchema))
+	rc, rerr := f.remote()
+	switch {
+	case rerr != nil:
+		r.Database = ""
+		r.Problems = append(r.Problems, describe(rerr))
+	case rc != nil:
+		// Remote mode: the gateway's store is checked, and no local one
+		// is created. The data dir still takes the hooks' log.
+		defer rc.Close()
+		r.Database = ""
+		if err := checkWritable(p.DataDir); err != nil {
+			r.Problems = append(r.Problems, err.Error())
 		}
+		r.Gateway = checkGateway(ctx, rc, f.Getenv("CAIRN_URL"), &r.Problems)
+		r.Store = r.Gateway.Store
+	default:
+		closeStore := checkLocalStore(ctx, f, cfg, &r)
+		defer closeStore()
 	}
 	wd, _ := os.Getwd()
 	for _, c := range setup.Status(setup.Options{Getenv: f.Getenv, Dir: wd}) {
@@ -115,12 +119,51 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	return nil
 }
 
+// checkLocalStore creates this machine's store if there is none and
+// checks it; the caller runs the returned func when done.
+func checkLocalStore(ctx context.Context, f *Factory, cfg config.Config, r *DoctorReport) func() {
+	p := f.Paths()
+	if err := checkWritable(p.DataDir); err != nil {
+		r.Problems = append(r.Problems, err.Error())
+		return func() {}
+	}
+	eng, err := f.OpenEngine(ctx, p.DB, cfg)
+	if err != nil {
+		r.Problems = append(r.Problems, describe(err))
+		return func() {}
+	}
+	h, err := eng.Health(ctx)
+	r.Store = h
+	switch {
+	case err != nil:
+		r.Problems = append(r.Problems, describe(err))
+	case h.Integrity != "ok":
+		r.Problems = append(r.Problems, fmt.Sprintf("database integrity check failed (%s); restore %s from a backup or move it aside and re-import", h.Integrity, p.DB))
+	case h.SchemaVersion != h.BinarySchema:
+		r.Problems = append(r.Problems, fmt.Sprintf("schema version %d does not match this cairn's %d", h.SchemaVersion, h.BinarySchema))
+	}
+	return func() { eng.Close() }
+}
+
 func printDoctor(io *IOStreams, r DoctorReport) {
 	w := io.Out
 	t := &table{}
 	t.add("cairn", r.Version.Version+" (schema "+fmt.Sprint(r.Version.SchemaVersion)+")")
 	t.add("data dir", r.DataDir)
-	t.add("database", r.Database)
+	if g := r.Gateway; g != nil {
+		t.add("gateway", g.URL+" (remote mode: CAIRN_URL)")
+		if g.Status != "" {
+			t.add("account", fmt.Sprintf("%s (id %d)", orNone(g.AccountName), g.Account))
+			role := "agent"
+			if g.Token.Operator {
+				role = "operator"
+			}
+			t.add("token", fmt.Sprintf("%s… %s (%s)", g.Token.Hint, orNone(g.Token.Name), role))
+			t.add("gateway version", g.Version)
+		}
+	} else {
+		t.add("database", r.Database)
+	}
 	cfg := r.ConfigFile + " (not present: defaults in use)"
 	if r.ConfigFound {
 		cfg = r.ConfigFile

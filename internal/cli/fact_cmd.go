@@ -65,7 +65,7 @@ func newFactAssertCmd(f *Factory) *cobra.Command {
 }
 
 func runFactAssert(ctx context.Context, o *FactAssertOptions) error {
-	eng, err := o.Factory.Engine(ctx)
+	eng, err := o.Factory.Memory(ctx)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func newFactQueryCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := o.Factory.Engine(cmd.Context())
+			eng, err := o.Factory.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -152,6 +152,13 @@ func newFactQueryCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if o.JSON {
+				// Empty lists print as [], as the gateway sends them.
+				if v.Current == nil {
+					v.Current = []memory.Statement{}
+				}
+				if v.Recent == nil {
+					v.Recent = []engine.Change{}
+				}
 				return printJSON(o.IO.Out, v)
 			}
 			printFacts(o.IO, v)
@@ -185,7 +192,7 @@ func newFactTimelineCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := o.Factory.Engine(cmd.Context())
+			eng, err := o.Factory.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -225,7 +232,7 @@ func newFactAsOfCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := o.Factory.Engine(cmd.Context())
+			eng, err := o.Factory.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -249,7 +256,7 @@ func newFactRetractCmd(f *Factory) *cobra.Command {
 		Short: "Take a fact back (kept as history; undo with reopen)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return changeStatement(cmd.Context(), f, args[0], asJSON, "retracted", func(ctx context.Context, eng *engine.Engine, id int64) (memory.Statement, error) {
+			return changeStatement(cmd.Context(), f, args[0], asJSON, "retracted", func(ctx context.Context, eng Memory, id int64) (memory.Statement, error) {
 				return eng.Retract(ctx, id)
 			})
 		},
@@ -265,7 +272,7 @@ func newFactReopenCmd(f *Factory) *cobra.Command {
 		Short: "Make a closed or retracted fact current again",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return changeStatement(cmd.Context(), f, args[0], asJSON, "reopened", func(ctx context.Context, eng *engine.Engine, id int64) (memory.Statement, error) {
+			return changeStatement(cmd.Context(), f, args[0], asJSON, "reopened", func(ctx context.Context, eng Memory, id int64) (memory.Statement, error) {
 				return eng.Reopen(ctx, id)
 			})
 		},
@@ -281,7 +288,7 @@ func newFactRestoreCmd(f *Factory) *cobra.Command {
 		Short: "Bring back a fact held back after refused turns",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return changeStatement(cmd.Context(), f, args[0], asJSON, "restored", func(ctx context.Context, eng *engine.Engine, id int64) (memory.Statement, error) {
+			return changeStatement(cmd.Context(), f, args[0], asJSON, "restored", func(ctx context.Context, eng Memory, id int64) (memory.Statement, error) {
 				return eng.Reopen(ctx, id)
 			})
 		},
@@ -296,7 +303,7 @@ func newFactExportCmd(f *Factory) *cobra.Command {
 		Short: "Every statement, with both clocks and evidence, as JSON lines",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -309,12 +316,12 @@ func newFactExportCmd(f *Factory) *cobra.Command {
 
 // changeStatement parses an id, applies a change and reports it.
 func changeStatement(ctx context.Context, f *Factory, arg string, asJSON bool, verb string,
-	change func(context.Context, *engine.Engine, int64) (memory.Statement, error)) error {
+	change func(context.Context, Memory, int64) (memory.Statement, error)) error {
 	id, err := strconv.ParseInt(arg, 10, 64)
 	if err != nil || id <= 0 {
 		return memory.Errorf(memory.CodeInvalid, "%q is not a statement id; ids are the numbers `cairn fact query` shows", arg)
 	}
-	eng, err := f.Engine(ctx)
+	eng, err := f.Memory(ctx)
 	if err != nil {
 		return err
 	}

@@ -34,8 +34,16 @@ type Factory struct {
 	Team Team
 }
 
-// Engine opens the store with the effective configuration.
+// Engine opens this machine's store with the effective configuration. In
+// remote mode it refuses: no command may create or change a local store
+// the user does not use (the memory commands go through Memory).
 func (f *Factory) Engine(ctx context.Context) (*engine.Engine, error) {
+	if rc, err := f.remote(); err != nil {
+		return nil, err
+	} else if rc != nil {
+		rc.Close()
+		return nil, errLocalOnly
+	}
 	l, err := f.Config()
 	if err != nil {
 		return nil, err

@@ -62,11 +62,16 @@ func runHook(ctx context.Context, f *Factory, provider memory.Provider, event st
 	// Remote mode: the gateway recalls and imports (each upload of the
 	// turn's transcript, at Stop, carries the session); a gateway that
 	// does not answer within the hook's deadline costs the prompt nothing.
+	// Only OpenCode's idle still spawns: a detached `cairn import` exports
+	// the session and uploads it.
 	if rc, err := f.remote(); err != nil {
 		return err
 	} else if rc != nil {
 		defer rc.Close()
-		d.Engine, d.Spawn = rc, nil
+		d.Engine = rc
+		if provider != memory.ProviderOpenCode {
+			d.Spawn = nil
+		}
 	} else {
 		eng, err := f.Engine(ctx)
 		if err != nil {

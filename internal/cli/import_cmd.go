@@ -120,7 +120,7 @@ type ImportTotals struct {
 }
 
 func runImport(ctx context.Context, o *ImportOptions) error {
-	eng, err := o.Factory.Engine(ctx)
+	eng, err := o.Factory.Memory(ctx)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func newRememberCmd(f *Factory) *cobra.Command {
   cairn remember "the staging DB is read-only on Fridays" --class environment --pin`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -48,7 +48,7 @@ func newRememberCmd(f *Factory) *cobra.Command {
 }
 
 // refCmd builds forget, undo, pin and unpin: one id, one change.
-func refCmd(f *Factory, use, short, verb string, change func(context.Context, *engine.Engine, engine.Ref) (any, error)) *cobra.Command {
+func refCmd(f *Factory, use, short, verb string, change func(context.Context, Memory, engine.Ref) (any, error)) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   use + " ID",
@@ -59,7 +59,7 @@ func refCmd(f *Factory, use, short, verb string, change func(context.Context, *e
 			if err != nil {
 				return err
 			}
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -80,25 +80,25 @@ func refCmd(f *Factory, use, short, verb string, change func(context.Context, *e
 }
 
 func newForgetCmd(f *Factory) *cobra.Command {
-	return refCmd(f, "forget", "Deactivate a note, fact or episode (e12); undo brings it back", "forgot", func(ctx context.Context, e *engine.Engine, r engine.Ref) (any, error) {
+	return refCmd(f, "forget", "Deactivate a note, fact or episode (e12); undo brings it back", "forgot", func(ctx context.Context, e Memory, r engine.Ref) (any, error) {
 		return e.Forget(ctx, r)
 	})
 }
 
 func newUndoCmd(f *Factory) *cobra.Command {
-	return refCmd(f, "undo", "Reactivate a forgotten note, fact or episode", "restored", func(ctx context.Context, e *engine.Engine, r engine.Ref) (any, error) {
+	return refCmd(f, "undo", "Reactivate a forgotten note, fact or episode", "restored", func(ctx context.Context, e Memory, r engine.Ref) (any, error) {
 		return e.Undo(ctx, r)
 	})
 }
 
 func newPinCmd(f *Factory) *cobra.Command {
-	return refCmd(f, "pin", "Pin a note, fact or episode: considered first", "pinned", func(ctx context.Context, e *engine.Engine, r engine.Ref) (any, error) {
+	return refCmd(f, "pin", "Pin a note, fact or episode: considered first", "pinned", func(ctx context.Context, e Memory, r engine.Ref) (any, error) {
 		return e.Pin(ctx, r, true)
 	})
 }
 
 func newUnpinCmd(f *Factory) *cobra.Command {
-	return refCmd(f, "unpin", "Unpin a note, fact or episode", "unpinned", func(ctx context.Context, e *engine.Engine, r engine.Ref) (any, error) {
+	return refCmd(f, "unpin", "Unpin a note, fact or episode", "unpinned", func(ctx context.Context, e Memory, r engine.Ref) (any, error) {
 		return e.Pin(ctx, r, false)
 	})
 }
@@ -110,7 +110,7 @@ func newNotesCmd(f *Factory) *cobra.Command {
 		Short: "List L1 notes (and L2 episodes, and the L3 profile)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}

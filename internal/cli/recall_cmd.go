@@ -23,7 +23,7 @@ func newRecallCmd(f *Factory) *cobra.Command {
 			if !standing && strings.TrimSpace(q) == "" {
 				return memory.Errorf(memory.CodeInvalid, "give a request to recall for, or --standing for the session-start block")
 			}
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -77,7 +77,7 @@ func newReceiptsCmd(f *Factory) *cobra.Command {
 		Short: "What each recall sent: ids, layers, scores, tokens and the exact text",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -72,7 +72,7 @@ func runSearch(ctx context.Context, o *SearchOptions) error {
 		}
 		layers = append(layers, x)
 	}
-	eng, err := o.Factory.Engine(ctx)
+	eng, err := o.Factory.Memory(ctx)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func newSessionsCmd(f *Factory, runF func(context.Context, *SessionsOptions) err
 }
 
 func runSessions(ctx context.Context, o *SessionsOptions) error {
-	eng, err := o.Factory.Engine(ctx)
+	eng, err := o.Factory.Memory(ctx)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func newShowCmd(f *Factory, runF func(context.Context, *ShowOptions) error) *cob
 }
 
 func runShow(ctx context.Context, o *ShowOptions) error {
-	eng, err := o.Factory.Engine(ctx)
+	eng, err := o.Factory.Memory(ctx)
 	if err != nil {
 		return err
 	}

@@ -152,8 +152,8 @@ extensions/). You may edit it by hand: the next consolidation reads your
 changes. These commands read it.`,
 	}
 	cmd.PersistentFlags().StringVar(&version, "version", "", "memory version: v1 or v2 (default: the one in force)")
-	open := func(ctx context.Context) (*engine.Engine, engine.VaultFiles, error) {
-		eng, err := f.Engine(ctx)
+	open := func(ctx context.Context) (Memory, engine.VaultFiles, error) {
+		eng, err := f.Memory(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -243,7 +243,7 @@ changes. These commands read it.`,
 		Short: "What changed since the last consolidation, and when the next one runs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := f.Engine(cmd.Context())
+			eng, err := f.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -255,7 +255,11 @@ changes. These commands read it.`,
 			if asJSON {
 				return printJSON(f.IO.Out, st)
 			}
-			fmt.Fprintf(f.IO.Out, "%s vault at %s\n", st.Version, st.Root)
+			if st.Root != "" {
+				fmt.Fprintf(f.IO.Out, "%s vault at %s\n", st.Version, st.Root)
+			} else {
+				fmt.Fprintf(f.IO.Out, "%s vault (the gateway's)\n", st.Version)
+			}
 			if st.LastPass.IsZero() {
 				fmt.Fprintln(f.IO.Out, "never consolidated")
 			} else {

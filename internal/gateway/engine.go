@@ -30,6 +30,12 @@ type Engine interface {
 	Session(ctx context.Context, ref string) (memory.Session, error)
 	Export(ctx context.Context, w io.Writer) (int, error)
 	Health(ctx context.Context) (memory.StoreHealth, error)
+	Vault(ctx context.Context, version string) (engine.VaultFiles, error)
+	VaultFileRead(ctx context.Context, path string) error
+	VaultStatus(ctx context.Context, version string) (engine.VaultStatus, error)
+	// Ingest stores sessions a client sent as records rather than as a
+	// transcript file (single turns), through the import's one write path.
+	Ingest(ctx context.Context, sessions []memory.Session) (engine.SourceReport, error)
 	Purge(ctx context.Context) (memory.PurgeCounts, error)
 	WorkOnce(ctx context.Context) (engine.WorkReport, error)
 	Close() error

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/cairn-memory/cairn/internal/engine"
@@ -43,11 +44,30 @@ func (p *places) learn(acct memory.AccountID, pl *memory.Place) {
 func (p *places) resolver(acct memory.AccountID) engine.PlaceResolver {
 	return func(dir string) (memory.Place, error) {
 		p.mu.Lock()
-		pl, ok := p.m[acct][dir]
-		p.mu.Unlock()
-		if ok {
+		defer p.mu.Unlock()
+		if pl, ok := p.m[acct][dir]; ok {
 			return pl, nil
+		}
+		// A directory inside a reported worktree belongs to it, as a
+		// client's own resolution of that directory would say.
+		var best memory.Place
+		for wt, pl := range p.m[acct] {
+			if len(wt) > len(best.Worktree) && strings.HasPrefix(dir, strings.TrimRight(wt, `/\`)+sep(wt)) {
+				best = pl
+			}
+		}
+		if best.Worktree != "" {
+			return best, nil
 		}
 		return memory.Place{Worktree: dir, Project: dir}, nil
 	}
+}
+
+// sep is the path separator a client's path uses (clients may run another
+// system than the gateway's).
+func sep(path string) string {
+	if strings.Contains(path, `\`) && !strings.Contains(path, "/") {
+		return `\`
+	}
+	return "/"
 }

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -35,45 +36,122 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request, c *call) error {
 	}
 	switch b.Provider {
 	case memory.ProviderClaudeCode, memory.ProviderCodex:
+	case memory.ProviderOpenCode:
+		return memory.Errorf(memory.CodeInvalid, "upload an OpenCode session's export to /v1/sessions/opencode")
 	default:
 		return memory.Errorf(memory.CodeInvalid, "upload a claude-code or codex transcript (provider %q is not accepted over the API)", b.Provider)
 	}
 	if strings.TrimSpace(b.Transcript) == "" {
 		return memory.Errorf(memory.CodeInvalid, "the transcript is empty")
 	}
+	if err := s.learnAll(c, b.Place, b.Places); err != nil {
+		return err
+	}
+	reps, err := s.keepAndImport(r, c, b.Provider, uploadName(b.Name, safeName, ".jsonl"), []byte(b.Transcript), b.Session, b.LastAnswer)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, reps)
+	return nil
+}
+
+// safeExportName is an OpenCode export's file name kept as the client had
+// it (the session id, as cairn's client names it).
+var safeExportName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.json$`)
+
+// uploadOpenCode stores one exported OpenCode session (the JSON `opencode
+// export` prints) and imports it; a later upload of the same session
+// replaces the file and adds only what changed.
+func (s *Server) uploadOpenCode(w http.ResponseWriter, r *http.Request, c *call) error {
+	var b OpenCodeBody
+	if err := decode(r, &b); err != nil {
+		return err
+	}
+	raw := bytes.TrimSpace(b.Export)
+	if len(raw) == 0 || raw[0] != '{' {
+		return memory.Errorf(memory.CodeInvalid, "\"export\" must be the JSON object `opencode export SESSION` prints")
+	}
+	if err := s.learnAll(c, b.Place, b.Places); err != nil {
+		return err
+	}
+	reps, err := s.keepAndImport(r, c, memory.ProviderOpenCode, uploadName(b.Name, safeExportName, ".json"), raw, "", "")
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, reps)
+	return nil
+}
+
+// maxPlacesPerUpload bounds the places one upload reports.
+const maxPlacesPerUpload = 256
+
+// learnAll learns the places an upload reports for its sessions'
+// directories, so the import places them as the client would have.
+func (s *Server) learnAll(c *call, p *memory.Place, ps []memory.Place) error {
+	if len(ps) > maxPlacesPerUpload {
+		return memory.Errorf(memory.CodeInvalid, "an upload reports at most %d places, not %d", maxPlacesPerUpload, len(ps))
+	}
+	s.places.learn(c.token.Account, p)
+	for i := range ps {
+		s.places.learn(c.token.Account, &ps[i])
+	}
+	return nil
+}
+
+// uploadName keeps a client's file name when it is plain, else hashes it.
+func uploadName(name string, safe *regexp.Regexp, ext string) string {
+	base := filepath.Base(name)
+	if safe.MatchString(base) {
+		return base
+	}
+	h := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(h[:12]) + ext
+}
+
+// keepAndImport writes an uploaded file under the account's folder and
+// imports it. A file whose bytes did not change is not rewritten, so the
+// import finds it unchanged, unless a Stop hook's answer must complete its
+// last turn.
+func (s *Server) keepAndImport(r *http.Request, c *call, provider memory.Provider, name string, data []byte, session, lastAnswer string) ([]engine.SourceReport, error) {
 	if s.o.UploadDir == "" {
-		return memory.Errorf(memory.CodeUnavailable, "this gateway keeps no uploads")
+		return nil, memory.Errorf(memory.CodeUnavailable, "this gateway keeps no uploads")
 	}
-	name := filepath.Base(b.Name)
-	if !safeName.MatchString(name) {
-		h := sha256.Sum256([]byte(b.Name))
-		name = hex.EncodeToString(h[:12]) + ".jsonl"
-	}
-	dir := filepath.Join(s.o.UploadDir, strconv.FormatInt(int64(c.token.Account), 10), string(b.Provider))
+	dir := filepath.Join(s.o.UploadDir, strconv.FormatInt(int64(c.token.Account), 10), string(provider))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return memory.Wrap(memory.CodeInternal, "upload", err)
+		return nil, memory.Wrap(memory.CodeInternal, "upload", err)
 	}
 	path := filepath.Join(dir, name)
 	mu, _ := uploadLocks.LoadOrStore(path, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
+	changed := true
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		changed = false
+	}
+	if changed {
+		if err := writeFileAtomic(path, data); err != nil {
+			return nil, err
+		}
+	}
+	reps, err := c.eng.Import(r.Context(), engine.ImportRequest{Provider: provider, Paths: []string{path},
+		LastAnswer: lastAnswer, Session: session, Force: changed || lastAnswer != ""})
+	if err != nil {
+		return nil, err
+	}
+	for i := range reps {
+		reps[i].Source = name // the gateway's own paths are not the caller's business
+	}
+	return nonNil(reps), nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
 	tmp := path + ".part"
-	if err := os.WriteFile(tmp, []byte(b.Transcript), 0o600); err != nil {
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return memory.Wrap(memory.CodeInternal, "upload", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		return memory.Wrap(memory.CodeInternal, "upload", err)
 	}
-	s.places.learn(c.token.Account, b.Place)
-	reps, err := c.eng.Import(r.Context(), engine.ImportRequest{Provider: b.Provider, Paths: []string{path},
-		LastAnswer: b.LastAnswer, Session: b.Session, Force: true})
-	if err != nil {
-		return err
-	}
-	for i := range reps {
-		reps[i].Source = name // the gateway's own paths are not the caller's business
-	}
-	writeJSON(w, http.StatusOK, nonNil(reps))
 	return nil
 }
 

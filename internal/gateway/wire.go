@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/engine"
@@ -130,17 +131,57 @@ type TranscriptBody struct {
 	Session    string `json:"session,omitempty"`
 	LastAnswer string `json:"last_answer,omitempty"`
 	Transcript string `json:"transcript"`
-	// Cwd and Place say where the session ran, as the client resolved it.
+	// Cwd and Place say where the upload was made, as the client resolved
+	// it; Places are the places of the directories its sessions ran in.
+	Cwd    string         `json:"cwd,omitempty"`
+	Place  *memory.Place  `json:"place,omitempty"`
+	Places []memory.Place `json:"places,omitempty"`
+}
+
+// OpenCodeBody uploads one OpenCode session as `opencode export SESSION`
+// prints it.
+type OpenCodeBody struct {
+	// Name is the export's file name on the client ("ses_….json").
+	Name   string          `json:"name"`
+	Export json.RawMessage `json:"export"`
+	Cwd    string          `json:"cwd,omitempty"`
+	Place  *memory.Place   `json:"place,omitempty"`
+	Places []memory.Place  `json:"places,omitempty"`
+}
+
+// TurnBody uploads one finished turn, what a Stop hook knows, for a
+// client with no transcript file to send. Turns of one session accumulate
+// on the gateway in the order they arrive; a turn sent again with the same
+// request and time replaces the first.
+type TurnBody struct {
+	Provider memory.Provider `json:"provider"`
+	Session  string          `json:"session"`
+	Request  string          `json:"request"`
+	Answer   string          `json:"answer"`
+	Model    string          `json:"model,omitempty"`
+	// At is when the turn ended, by the client's clock (default: when the
+	// gateway receives it).
+	At    time.Time     `json:"at,omitzero"`
 	Cwd   string        `json:"cwd,omitempty"`
 	Place *memory.Place `json:"place,omitempty"`
 }
 
-// Health is /v1/health's answer.
+// Health is /v1/health's answer: the gateway, and the account and token
+// the call was tied to.
 type Health struct {
-	Status  string             `json:"status"`
-	Account memory.AccountID   `json:"account"`
-	Version string             `json:"version"`
-	Store   memory.StoreHealth `json:"store"`
+	Status      string             `json:"status"`
+	Account     memory.AccountID   `json:"account"`
+	AccountName string             `json:"account_name,omitempty"`
+	Token       TokenInfo          `json:"token"`
+	Version     string             `json:"version"`
+	Store       memory.StoreHealth `json:"store"`
+}
+
+// TokenInfo says which token a call used, never the token itself.
+type TokenInfo struct {
+	Name     string `json:"name,omitempty"`
+	Hint     string `json:"hint,omitempty"`
+	Operator bool   `json:"operator,omitempty"`
 }
 
 // PendingAnswer is what a remember-later call returns.

@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -44,44 +42,6 @@ func (c *Client) Receipts(ctx context.Context, provider memory.Provider, session
 	q := url.Values{"provider": {string(provider)}, "session": {session}, "limit": {strconv.Itoa(limit)}}
 	err := c.do(ctx, http.MethodGet, "/v1/receipts", q, nil, &rs)
 	return rs, err
-}
-
-// maxUpload is the largest transcript the client sends, the gateway's
-// default limit.
-const maxUpload = 64 << 20
-
-// Import uploads each named transcript file for the gateway to import.
-// Directories and client default locations are not read remotely: a hook
-// names the one file of its session.
-func (c *Client) Import(ctx context.Context, req engine.ImportRequest) ([]engine.SourceReport, error) {
-	if len(req.Paths) == 0 || req.Provider == "" {
-		return nil, memory.Errorf(memory.CodeInvalid, "in remote mode, import names a client and its transcript files")
-	}
-	wd, _ := os.Getwd()
-	here, _ := c.placeOf(wd, nil)
-	var out []engine.SourceReport
-	for _, path := range req.Paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return out, memory.Wrap(memory.CodeInvalid, "read transcript", err)
-		}
-		b, err := io.ReadAll(io.LimitReader(f, maxUpload+1))
-		f.Close()
-		if err != nil {
-			return out, memory.Wrap(memory.CodeInvalid, "read transcript", err)
-		}
-		if len(b) > maxUpload {
-			return out, memory.Errorf(memory.CodeInvalid, "%s is larger than a gateway takes (%d MiB)", path, maxUpload>>20)
-		}
-		var reps []engine.SourceReport
-		body := gateway.TranscriptBody{Provider: req.Provider, Name: filepath.Base(path), Session: req.Session,
-			LastAnswer: req.LastAnswer, Transcript: string(b), Cwd: wd, Place: here}
-		if err := c.do(ctx, http.MethodPost, "/v1/sessions", nil, body, &reps); err != nil {
-			return out, err
-		}
-		out = append(out, reps...)
-	}
-	return out, nil
 }
 
 // Search runs a search on the gateway.
@@ -274,6 +234,8 @@ func (c *Client) Session(ctx context.Context, ref string) (memory.Session, error
 
 // Export copies the account's statements, as JSON lines, to w.
 func (c *Client) Export(ctx context.Context, w io.Writer) (int, error) {
+	ctx, cancel := c.bound(ctx, "/v1/export")
+	defer cancel()
 	resp, err := c.send(ctx, http.MethodGet, "/v1/export", nil, nil)
 	if err != nil {
 		return 0, err
@@ -301,28 +263,4 @@ func (c *Client) Purge(ctx context.Context) (memory.PurgeCounts, error) {
 	var pc memory.PurgeCounts
 	err := c.do(ctx, http.MethodPost, "/v1/purge", nil, nil, &pc)
 	return pc, err
-}
-
-// VaultRead reads one memory file.
-func (c *Client) VaultRead(ctx context.Context, path string) (string, error) {
-	var a struct {
-		Text string `json:"text"`
-	}
-	err := c.do(ctx, http.MethodGet, "/v1/vault/read", url.Values{"path": {path}}, nil, &a)
-	return a.Text, err
-}
-
-// VaultList lists memory files under dir.
-func (c *Client) VaultList(ctx context.Context, dir string) ([]string, error) {
-	var out []string
-	err := c.do(ctx, http.MethodGet, "/v1/vault/list", url.Values{"dir": {dir}}, nil, &out)
-	return out, err
-}
-
-// VaultGrep searches the memory files.
-func (c *Client) VaultGrep(ctx context.Context, pattern string, regex bool, limit int) ([]engine.VaultMatch, error) {
-	var out []engine.VaultMatch
-	q := url.Values{"pattern": {pattern}, "regex": {strconv.FormatBool(regex)}, "limit": {strconv.Itoa(limit)}}
-	err := c.do(ctx, http.MethodGet, "/v1/vault/grep", q, nil, &out)
-	return out, err
 }

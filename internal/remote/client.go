@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,7 +24,13 @@ type Client struct {
 	http  *http.Client
 	// resolve places a directory on this machine; the gateway cannot see it.
 	resolve func(dir string) (memory.Place, error)
+	plan    Planner
+	timeout time.Duration
 }
+
+// dialTimeout bounds connecting to the gateway: a host that is down fails
+// the call in seconds, whatever time the call itself may take.
+const dialTimeout = 5 * time.Second
 
 // Options configures a client.
 type Options struct {
@@ -36,6 +43,9 @@ type Options struct {
 	// Transport is the HTTP transport (tests, custom TLS roots); nil: the
 	// default.
 	Transport http.RoundTripper
+	// Plan finds the transcripts an import names on this machine; nil
+	// takes each path as a file of the named client.
+	Plan Planner
 }
 
 // New checks the URL and token and builds a client; it does not call the
@@ -54,7 +64,15 @@ func New(o Options) (*Client, error) {
 	if o.Resolve == nil {
 		o.Resolve = func(dir string) (memory.Place, error) { return memory.Place{Worktree: dir, Project: dir}, nil }
 	}
-	return &Client{base: u, token: o.Token, http: &http.Client{Timeout: o.Timeout, Transport: o.Transport}, resolve: o.Resolve}, nil
+	if o.Plan == nil {
+		o.Plan = filePlan
+	}
+	if o.Transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
+		o.Transport = t
+	}
+	return &Client{base: u, token: o.Token, http: &http.Client{Transport: o.Transport}, resolve: o.Resolve, plan: o.Plan, timeout: o.Timeout}, nil
 }
 
 // Close releases nothing: a client holds no store.
@@ -79,6 +97,8 @@ func (c *Client) placeOf(cwd string, p *memory.Place) (*memory.Place, error) {
 // out. A gateway error comes back as a memory.Error with the gateway's
 // code and message; a gateway that cannot be reached is unavailable.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	ctx, cancel := c.bound(ctx, path)
+	defer cancel()
 	resp, err := c.send(ctx, method, path, query, body)
 	if err != nil {
 		return err
@@ -92,6 +112,17 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		return memory.Wrap(memory.CodeUnavailable, "read the gateway's answer to "+path, err)
 	}
 	return nil
+}
+
+// bound gives a call its time: Timeout, or four times as long for the
+// calls the gateway itself gives longer (uploads, export, purge), as the
+// gateway does. A caller's shorter deadline (a hook's) still wins.
+func (c *Client) bound(ctx context.Context, path string) (context.Context, context.CancelFunc) {
+	t := c.timeout
+	if strings.HasPrefix(path, "/v1/sessions") || path == "/v1/export" || path == "/v1/purge" {
+		t *= 4
+	}
+	return context.WithTimeout(ctx, t)
 }
 
 // send returns a successful response for the caller to read and close.
@@ -118,7 +149,12 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, &memory.Error{Code: memory.CodeUnavailable, Op: method + " " + path,
-			Message: "the gateway at " + c.base.Host + " did not answer; is `cairn serve` running?", Err: err}
+			Message: "the gateway at " + c.base.Host + " (CAIRN_URL) did not answer; is `cairn serve` running there?", Err: err}
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		resp.Body.Close()
+		return nil, &memory.Error{Code: memory.CodeUnauthorized, Op: method + " " + path, Err: fmt.Errorf("gateway: %s", resp.Status),
+			Message: "the gateway at " + c.base.Host + " refused CAIRN_TOKEN: it is unknown or revoked; ask the gateway's operator for a token (`cairn token create --account NAME`)"}
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
