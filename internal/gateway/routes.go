@@ -31,6 +31,8 @@ func (s *Server) routes() {
 	s.handle("GET /v1/parts/{id}", s.part)
 
 	s.mux.Handle("POST /v1/sessions", s.auth(s.o.MaxUpload, 4*s.o.Timeout, s.upload))
+	s.mux.Handle("POST /v1/sessions/opencode", s.auth(s.o.MaxUpload, 4*s.o.Timeout, s.uploadOpenCode))
+	s.handle("POST /v1/turns", s.turn)
 	s.handle("GET /v1/sessions", s.sessions)
 	s.handle("GET /v1/sessions/{ref}", s.session)
 	s.handle("GET /v1/receipts", s.receipts)
@@ -39,6 +41,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/vault/read", s.vaultRead)
 	s.handle("GET /v1/vault/list", s.vaultList)
 	s.handle("GET /v1/vault/grep", s.vaultGrep)
+	s.handle("GET /v1/vault/status", s.vaultStatus)
 
 	s.mux.Handle("POST /v1/purge", s.auth(s.o.MaxBody, 10*s.o.Timeout, s.purge))
 	// Nothing is deleted by an agent: every DELETE is refused, after the
@@ -58,7 +61,16 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, c *call) error {
 		// an account's token learns only that the store is sound.
 		h.Rows, h.Path = nil, ""
 	}
-	writeJSON(w, http.StatusOK, Health{Status: "ok", Account: c.token.Account, Version: s.o.Version, Store: h})
+	hl := Health{Status: "ok", Account: c.token.Account, Version: s.o.Version, Store: h,
+		Token: TokenInfo{Name: c.token.Name, Hint: c.token.Hint, Operator: c.token.Operator}}
+	if accts, err := s.o.Accounts.Accounts(r.Context()); err == nil {
+		for _, a := range accts {
+			if a.ID == c.token.Account {
+				hl.AccountName = a.Name
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, hl)
 	return nil
 }
 
