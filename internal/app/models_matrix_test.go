@@ -354,8 +354,13 @@ func matrixCells() []matrixCell {
 				if !c.rig.refusal {
 					// codex: the words end the loop like any final answer;
 					// what was written is then held to the checks only.
-					if mp.Calls != 2 || mp.Final != refusalText {
+					if mp.Calls != 2 || mp.Final != refusalText || mp.Fallback != "" {
 						t.Fatalf("model pass: %+v", mp)
+					}
+					// The known limit (docs/models.md): nothing tells cairn
+					// this was a refusal, so the earlier write stands.
+					if !strings.Contains(got, "hijacked") {
+						t.Errorf("codex's write was undone without a signal; update docs/models.md:\n%s", got)
 					}
 					return repeat(model.CallOK, 2)
 				}
