@@ -24,6 +24,10 @@ import (
 //
 //	go test -run XXX -bench BenchmarkHook -benchtime 200x ./internal/app
 //
+// CAIRN_BENCH_HOOK_BEFORE=path/to/older/cairn runs that binary's hook too,
+// in the same loop on its own copy of the store, for a before/after
+// comparison under the same load (before-p50-ms, hook/before-p50).
+//
 // Target (issue 8): hook p50 ≤ 10 ms at 1M parts and 100k statements.
 func BenchmarkHook(b *testing.B) {
 	type size struct {
@@ -45,17 +49,24 @@ func BenchmarkHook(b *testing.B) {
 			if err := copyStore(filepath.Join(st.dir, "cairn.db"), filepath.Join(home, "cairn.db")); err != nil {
 				b.Fatal(err)
 			}
-			runHooks(b, bin, home, st, reqs)
+			before := os.Getenv("CAIRN_BENCH_HOOK_BEFORE")
+			beforeHome := ""
+			if before != "" {
+				beforeHome = b.TempDir()
+				if err := copyStore(filepath.Join(st.dir, "cairn.db"), filepath.Join(beforeHome, "cairn.db")); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runHooks(b, bin, home, before, beforeHome, st, reqs)
 		})
 	}
 }
 
-func runHooks(b *testing.B, bin, home string, st recallStore, reqs []recallRequest) {
+func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore, reqs []recallRequest) {
 	cwd := st.Checkouts[0].Dir // the busiest worktree
-	env := append(os.Environ(), "CAIRN_HOME="+home, "NO_COLOR=1")
-	run := func(stdin []byte, args ...string) ([]byte, time.Duration) {
+	runAs := func(bin, home string, stdin []byte, args ...string) ([]byte, time.Duration) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = env
+		cmd.Env = append(os.Environ(), "CAIRN_HOME="+home, "NO_COLOR=1")
 		cmd.Stdin = bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
@@ -67,8 +78,9 @@ func runHooks(b *testing.B, bin, home string, st recallStore, reqs []recallReque
 		}
 		return out.Bytes(), d
 	}
+	run := func(stdin []byte, args ...string) ([]byte, time.Duration) { return runAs(bin, home, stdin, args...) }
 	session := 0
-	hook := func(prompt string) ([]byte, time.Duration) {
+	hookAs := func(bin, home, prompt string) ([]byte, time.Duration) {
 		session++
 		id := fmt.Sprintf("hook-bench-%d", session)
 		payload, err := json.Marshal(map[string]any{
@@ -78,8 +90,9 @@ func runHooks(b *testing.B, bin, home string, st recallStore, reqs []recallReque
 		if err != nil {
 			b.Fatal(err)
 		}
-		return run(payload, "hook", "claude-code", "UserPromptSubmit")
+		return runAs(bin, home, payload, "hook", "claude-code", "UserPromptSubmit")
 	}
+	hook := func(prompt string) ([]byte, time.Duration) { return hookAs(bin, home, prompt) }
 	// One untimed pass warms the page cache and checks that the hook
 	// answers: it says nothing on failure, which would be fast.
 	blocks := 0
@@ -93,16 +106,35 @@ func runHooks(b *testing.B, bin, home string, st recallStore, reqs []recallReque
 		log, _ := os.ReadFile(filepath.Join(home, "logs", "hooks.log"))
 		b.Fatalf("no hook printed a block; hooks.log:\n%s", log)
 	}
-	if n := detachedUnder(home); n > 0 {
+	if before != "" {
+		answered := 0
+		for _, r := range reqs {
+			if out, _ := hookAs(before, beforeHome, r.Text); bytes.Contains(out, []byte(`"additionalContext"`)) {
+				answered++
+			}
+		}
+		if answered == 0 {
+			b.Fatalf("the before binary %s printed no block", before)
+		}
+	}
+	n := detachedUnder(home)
+	if beforeHome != "" {
+		n += detachedUnder(beforeHome)
+	}
+	if n > 0 {
 		b.Logf("warning: %d detached cairn processes are running on the store (work was due); their load is in the figures", n)
 	}
 
-	var hookLat, startLat []time.Duration
+	var hookLat, startLat, beforeLat []time.Duration
 	for i := 0; b.Loop(); i++ {
 		_, d := hook(reqs[i%len(reqs)].Text)
 		hookLat = append(hookLat, d)
 		_, d = run(nil, "version")
 		startLat = append(startLat, d)
+		if before != "" {
+			_, d = hookAs(before, beforeHome, reqs[i%len(reqs)].Text)
+			beforeLat = append(beforeLat, d)
+		}
 	}
 	hp50, sp50 := percentile(hookLat, 50), percentile(startLat, 50)
 	b.ReportMetric(ms(hp50), "hook-p50-ms")
@@ -111,6 +143,13 @@ func runHooks(b *testing.B, bin, home string, st recallStore, reqs []recallReque
 	b.ReportMetric(ms(sp50), "start-p50-ms")
 	b.ReportMetric(ms(percentile(startLat, 95)), "start-p95-ms")
 	b.ReportMetric(float64(hp50)/float64(max(sp50, 1)), "hook/start-p50")
+	if before != "" {
+		bp50 := percentile(beforeLat, 50)
+		b.ReportMetric(ms(bp50), "before-p50-ms")
+		b.ReportMetric(ms(percentile(beforeLat, 95)), "before-p95-ms")
+		b.ReportMetric(float64(hp50)/float64(max(bp50, 1)), "hook/before-p50")
+		b.ReportMetric(float64(bp50)/float64(max(sp50, 1)), "before/start-p50")
+	}
 	b.Logf("%d parts, statement rows %v; %d hook runs at %s, %d of %d warm-up prompts answered with a block",
 		st.Parts, st.Rows, len(hookLat), cwd, blocks, len(reqs))
 }
