@@ -26,7 +26,9 @@ type matrixCell struct {
 	// deterministic.
 	phase string
 	setup func(cfg *config.Config) // knobs beyond the defaults
-	play  func(c *cellRun) func(n int, h heard) step
+	// mayNotArrive: a call may be cut before the model hears it.
+	mayNotArrive bool
+	play         func(c *cellRun) func(n int, h heard) step
 	// check runs the phase and checks its outcome; it returns the
 	// statuses cairn must have recorded, in order.
 	check func(t *testing.T, c *cellRun) []string
@@ -93,7 +95,7 @@ func runCell(t *testing.T, r rig, cell matrixCell) {
 	// Every call the model received, and every call skipped for the
 	// budget, is in `cairn costs`, under this provider and phase.
 	heardN := len(c.model.all())
-	if got := len(want) - count(want, model.CallSkipped); got != heardN {
+	if got := len(want) - count(want, model.CallSkipped); got != heardN && (!cell.mayNotArrive || heardN > got) {
 		t.Errorf("the cell expects %d calls sent, the model received %d", got, heardN)
 	}
 	t.Setenv("CAIRN_HOME", c.w.dataDir)
@@ -284,7 +286,16 @@ func matrixCells() []matrixCell {
 		},
 		{
 			name: "timeout", phase: model.PhaseExtraction,
-			setup: func(cfg *config.Config) { cfg.Models.Timeout = config.Duration(300 * time.Millisecond) },
+			setup: func(cfg *config.Config) {
+				// A CLI is a process that must start before it can hang.
+				cfg.Models.Timeout = config.Duration(300 * time.Millisecond)
+				if strings.Contains(cfg.Models.Extraction, "-cli:") {
+					cfg.Models.Timeout = config.Duration(3 * time.Second)
+				}
+			},
+			// A call cut before the process reached the script is still a
+			// call made (and recorded); it just was not heard.
+			mayNotArrive: true,
 			play: func(c *cellRun) func(int, heard) step {
 				return func(int, heard) step { return step{Hang: true} }
 			},
@@ -353,14 +364,13 @@ func matrixCells() []matrixCell {
 				got := c.w.read(t, distill.MemoryPath)
 				if !c.rig.refusal {
 					// codex: the words end the loop like any final answer;
-					// what was written is then held to the checks only.
-					if mp.Calls != 2 || mp.Final != refusalText || mp.Fallback != "" {
+					// what was written is then held to the checks, which
+					// catch a rewrite that dropped the handbook's anchors.
+					if mp.Calls != 2 || mp.Final != refusalText || !strings.Contains(mp.Fallback, "dropped the anchor") || len(mp.Written) != 0 {
 						t.Fatalf("model pass: %+v", mp)
 					}
-					// The known limit (docs/models.md): nothing tells cairn
-					// this was a refusal, so the earlier write stands.
-					if !strings.Contains(got, "hijacked") {
-						t.Errorf("codex's write was undone without a signal; update docs/models.md:\n%s", got)
+					if strings.Contains(got, "hijacked") || !strings.Contains(got, "<!-- s:") {
+						t.Errorf("the write that dropped every anchor was kept:\n%s", got)
 					}
 					return repeat(model.CallOK, 2)
 				}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -142,15 +143,29 @@ func (e *Engine) checkModelFiles(ctx context.Context, vf VaultFiles, v string, i
 				return model.Invalid(fmt.Sprintf("memory_summary.md is about %d tokens; the cap is %d", text.EstimateTokens(body), in.SummaryTokens))
 			}
 		}
-		for l := range strings.SplitSeq(body, "\n") {
-			_, a, ok := distill.ParseAnchor(l)
-			if !ok {
-				continue
+		kept := map[string]bool{}
+		addAnchors(kept, body)
+		for tok := range kept {
+			if !known[tok] {
+				return model.Invalid(fmt.Sprintf("%s has an anchor %s that names nothing consolidation knows", p, tok))
 			}
-			for _, tok := range anchorTokens(a) {
-				if !known[tok] {
-					return model.Invalid(fmt.Sprintf("%s has an anchor %s that names nothing consolidation knows", p, tok))
-				}
+		}
+		// Provenance kept: every anchor of the deterministic file is still
+		// there (merged lines carry both ids), so a rewrite cannot drop
+		// what the store holds. The summary is a signpost and may leave
+		// lines out.
+		draftBody, ok := draft.Memory, p == distill.MemoryPath
+		if name, isSkill := cutSkill(p); isSkill {
+			draftBody, ok = draft.Skills[name], true
+		}
+		if !ok {
+			continue
+		}
+		want := map[string]bool{}
+		addAnchors(want, draftBody)
+		for _, tok := range slices.Sorted(maps.Keys(want)) {
+			if !kept[tok] {
+				return model.Invalid(fmt.Sprintf("%s dropped the anchor %s: a line's provenance must be kept", p, tok))
 			}
 		}
 	}
