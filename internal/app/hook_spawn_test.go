@@ -60,3 +60,32 @@ func TestHookHandsDueWorkToADetachedProcess(t *testing.T) {
 		t.Fatalf("opening the store from a command did not promote the due candidate: %v", n)
 	}
 }
+
+// TestNoNewRoundRightAfterOne: a hook that fires while a round has just
+// started (or finished) does not start another process.
+func TestNoNewRoundRightAfterOne(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	eng, _ := clockEngine(t, filepath.Join(t.TempDir(), "cairn.db"), &now)
+	session := filepath.Join(t.TempDir(), "s.jsonl")
+	writeLines(t, session, claudeLines("s", t.TempDir(), now.Add(-2*time.Hour), []ccTurn{{User: "From now on, always squash-merge pull requests.", Answer: "Will do."}}))
+	importClaude(t, eng, session)
+	if due, err := eng.WorkDue(ctx); err != nil || !due {
+		t.Fatalf("a due candidate: due %v %v", due, err)
+	}
+	if _, err := eng.WorkOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	writeLines(t, session, claudeLines("s", t.TempDir(), now.Add(-2*time.Hour), []ccTurn{
+		{User: "From now on, always squash-merge pull requests.", Answer: "Will do."},
+		{User: "Never force-push to main.", Answer: "Understood."},
+	}))
+	importClaude(t, eng, session)
+	if due, _ := eng.WorkDue(ctx); due {
+		t.Fatal("a round was started again seconds after the last one")
+	}
+	now = now.Add(2 * time.Minute)
+	if due, _ := eng.WorkDue(ctx); !due {
+		t.Fatal("the new candidate is not due once the gap has passed")
+	}
+}

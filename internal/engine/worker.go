@@ -11,6 +11,13 @@ import (
 // after a hook while another round runs has nothing to do.
 const workerLease = "worker"
 
+// lastRoundKey records when the last background round started; hooks start
+// no new round within roundGap of it.
+const (
+	lastRoundKey = "worker.last_round"
+	roundGap     = time.Minute
+)
+
 // WorkReport says what one background round did.
 type WorkReport struct {
 	Busy        bool           `json:"busy,omitempty"` // another process was running a round
@@ -27,14 +34,23 @@ type WorkReport struct {
 // round: candidates due for promotion, a session due for extraction, or a
 // consolidation due.
 func (e *Engine) WorkDue(ctx context.Context) (bool, error) {
-	if due, err := e.MaintenanceDue(ctx); err != nil || due {
-		return due, err
-	}
 	c, set, err := e.Effective(ctx)
-	if err != nil || !c.Memory.Enabled || !c.Memory.Capture {
+	if err != nil {
 		return false, err
 	}
 	now := e.now()
+	// A round started moments ago is still running or just did this work:
+	// starting another process per prompt meanwhile would only find the
+	// lease taken.
+	if t, err := time.Parse(time.RFC3339Nano, set[lastRoundKey]); err == nil && now.Sub(t) >= 0 && now.Sub(t) < roundGap {
+		return false, nil
+	}
+	if due, err := e.MaintenanceDue(ctx); err != nil || due {
+		return due, err
+	}
+	if !c.Memory.Enabled || !c.Memory.Capture {
+		return false, nil
+	}
 	for _, v := range versionsOf(c) {
 		ids, err := e.store.EligibleSessions(ctx, e.acct, v, now.Add(-time.Duration(e.cfg.Phase1.Idle)),
 			now.Add(-time.Duration(e.cfg.Phase1.MaxAge)), now, 1)
@@ -59,6 +75,9 @@ func (e *Engine) WorkOnce(ctx context.Context) (WorkReport, error) {
 	ok, err := e.store.AcquireLease(ctx, acct, workerLease, e.owner, e.now().Add(lease))
 	if err != nil || !ok {
 		rep.Busy = !ok
+		return rep, err
+	}
+	if err := e.store.SetSetting(ctx, acct, lastRoundKey, e.now().UTC().Format(time.RFC3339Nano)); err != nil {
 		return rep, err
 	}
 	defer func() { _ = e.store.ReleaseLease(context.WithoutCancel(ctx), acct, workerLease, e.owner) }()
