@@ -58,7 +58,7 @@ func runHook(ctx context.Context, f *Factory, provider memory.Provider, event st
 	if err != nil {
 		return err
 	}
-	d := hook.Deps{Spawn: f.Spawn, Getenv: f.Getenv, EveryPrompt: l.Recall.EveryPrompt}
+	d := hook.Deps{Spawn: f.Spawn, Getenv: f.Getenv, EveryPrompt: l.Recall.EveryPrompt, Log: f.LogHook}
 	// Remote mode: the gateway recalls and imports (each upload of the
 	// turn's transcript, at Stop, carries the session); a gateway that
 	// does not answer within the hook's deadline costs the prompt nothing.

@@ -51,7 +51,9 @@ type RecallResult struct {
 	Block    recall.Block    `json:"block"`
 	Decision recall.Decision `json:"decision"`
 	Receipt  *memory.Receipt `json:"receipt,omitempty"`
-	Place    memory.Place    `json:"place"`
+	// ReceiptError says why the receipt was not recorded; the block stands.
+	ReceiptError string       `json:"receipt_error,omitempty"`
+	Place        memory.Place `json:"place"`
 }
 
 // Standing builds the block shown at a session's start: the rules the user
@@ -147,15 +149,28 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 		r.Items = []memory.ReceiptItem{}
 	}
 	if req.Session != "" || len(r.Items) > 0 {
-		id, err := e.store.SaveReceipt(ctx, e.acct, r)
+		// The block is what the agent waits for; the receipt must not hold
+		// it hostage. A background round may hold the store's write lock
+		// for a while: past receiptWait the block goes out unrecorded and
+		// the result says why.
+		sctx, cancel := context.WithTimeout(ctx, receiptWait)
+		id, err := e.store.SaveReceipt(sctx, e.acct, r)
+		cancel()
 		if err != nil {
-			return res, err
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			res.ReceiptError = "receipt not saved: " + err.Error()
+			return res, nil
 		}
 		r.ID = id
 	}
 	res.Receipt = &r
 	return res, nil
 }
+
+// receiptWait bounds how long a block waits to record its receipt.
+const receiptWait = 300 * time.Millisecond
 
 // RequestKey fingerprints a request, so its receipt can find its turn
 // once the transcript is imported.

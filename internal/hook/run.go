@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -30,6 +31,16 @@ type Deps struct {
 	Getenv func(string) string
 	// EveryPrompt recalls on every prompt instead of the first only.
 	EveryPrompt bool
+	// Log records what went wrong without costing the client its block
+	// (a receipt not saved); nil drops it.
+	Log func(error)
+}
+
+// note logs a block's unsaved receipt.
+func (d Deps) note(res engine.RecallResult) {
+	if res.ReceiptError != "" && d.Log != nil {
+		d.Log(errors.New(res.ReceiptError))
+	}
 }
 
 // Run handles one hook call of a client. Output goes to out in the form
@@ -49,6 +60,7 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 		if err != nil {
 			return err
 		}
+		d.note(res)
 		return writeContext(out, event, res.Block.Text)
 	case "UserPromptSubmit":
 		if strings.TrimSpace(in.Prompt) == "" {
@@ -65,6 +77,7 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 		if err != nil {
 			return err
 		}
+		d.note(res)
 		return writeContext(out, event, res.Block.Text)
 	case "Stop", "SubagentStop":
 		if in.TranscriptPath == "" {
