@@ -54,18 +54,7 @@ func (db *DB) matchParts(ctx context.Context, acct memory.AccountID, ids []int64
 	if q.Rung != memory.RungEverywhere {
 		placeFilter(&sb, &args, q.Place, q.Rung, "s.worktree", "s.project", "s.repo")
 	}
-	if q.ExcludeSession != 0 {
-		sb.WriteString(` AND p.session_id <> ?`)
-		args = append(args, q.ExcludeSession)
-	}
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND p.created_at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND p.created_at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	sessionAndTime(&sb, &args, q, "p.session_id", "p.created_at")
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "match parts", err)
@@ -140,23 +129,7 @@ func (db *DB) matchEpisodes(ctx context.Context, acct memory.AccountID, ids []in
 	args := []any{int64(acct)}
 	sb.WriteString(`SELECT ` + episodeCols + episodeFrom + ` WHERE e.account_id = ? AND e.expired_at = 0 AND e.id IN `)
 	idList(&sb, &args, ids)
-	rung := q.Rung
-	if !rung.Wider(memory.RungWorktree) {
-		rung = memory.RungProject
-	}
-	placeFilter(&sb, &args, q.Place, rung, "e.worktree", "e.project", "e.repo")
-	if q.ExcludeSession != 0 {
-		sb.WriteString(` AND e.session_id <> ?`)
-		args = append(args, q.ExcludeSession)
-	}
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND e.at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND e.at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	episodeFilter(&sb, &args, q)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "match episodes", err)

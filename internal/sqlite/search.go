@@ -134,18 +134,7 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 		JOIN sessions s ON s.id = p.session_id
 		JOIN turns t ON t.id = p.turn_id
 		WHERE p.account_id = ?`)
-	if q.ExcludeSession != 0 {
-		sb.WriteString(` AND p.session_id <> ?`)
-		args = append(args, q.ExcludeSession)
-	}
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND p.created_at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND p.created_at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	sessionAndTime(&sb, &args, q, "p.session_id", "p.created_at")
 	sb.WriteString(` ORDER BY hits.score DESC, p.id DESC LIMIT ?`)
 	args = append(args, limit)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
@@ -268,6 +257,35 @@ func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
 		cs[i].Context = b.String()
 	}
 	return rows.Err()
+}
+
+// sessionAndTime narrows a layer's rows to the query's time window and
+// leaves out its excluded session.
+func sessionAndTime(sb *strings.Builder, args *[]any, q memory.SearchQuery, sessionCol, timeCol string) {
+	if q.ExcludeSession != 0 {
+		sb.WriteString(` AND ` + sessionCol + ` <> ?`)
+		*args = append(*args, q.ExcludeSession)
+	}
+	if !q.Since.IsZero() {
+		sb.WriteString(` AND ` + timeCol + ` >= ?`)
+		*args = append(*args, millis(q.Since))
+	}
+	if !q.Until.IsZero() {
+		sb.WriteString(` AND ` + timeCol + ` < ?`)
+		*args = append(*args, millis(q.Until))
+	}
+}
+
+// episodeFilter is where an episode may be found: an episode belongs to a
+// project, so a worktree search reads its project; then the query's
+// session and time window.
+func episodeFilter(sb *strings.Builder, args *[]any, q memory.SearchQuery) {
+	rung := q.Rung
+	if !rung.Wider(memory.RungWorktree) {
+		rung = memory.RungProject
+	}
+	placeFilter(sb, args, q.Place, rung, "e.worktree", "e.project", "e.repo")
+	sessionAndTime(sb, args, q, "e.session_id", "e.at")
 }
 
 // placeFilter restricts a query to what a read at place p up to rung r
@@ -425,23 +443,7 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 		FROM episodes_fts JOIN episodes e ON e.id = episodes_fts.rowid
 		JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
 		WHERE episodes_fts MATCH ? AND e.account_id = ? AND e.expired_at = 0`)
-	rung := q.Rung
-	if !rung.Wider(memory.RungWorktree) {
-		rung = memory.RungProject
-	}
-	placeFilter(&sb, &args, q.Place, rung, "e.worktree", "e.project", "e.repo")
-	if q.ExcludeSession != 0 {
-		sb.WriteString(` AND e.session_id <> ?`)
-		args = append(args, q.ExcludeSession)
-	}
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND e.at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND e.at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	episodeFilter(&sb, &args, q)
 	sb.WriteString(` ORDER BY score DESC, e.id DESC LIMIT ?`)
 	args = append(args, limit)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
