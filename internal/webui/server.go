@@ -2,7 +2,7 @@ package webui
 
 import (
 	"context"
-		"io"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
