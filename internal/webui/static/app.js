@@ -4,6 +4,7 @@
   "use strict";
   var go = { m: "", f: "facts", s: "sessions", v: "vault", t: "settings", c: "costs" };
   var pending = false;
+  var slash = false;
   function typing(e) {
     var t = e.target;
     return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
@@ -19,13 +20,22 @@
       return;
     }
     if (e.key === "/") {
-      var q = document.getElementById("q");
-      if (q) { e.preventDefault(); q.focus(); q.select(); }
+      // Focus on key-up: a focus during key-down would let the key's own
+      // character land in the box.
+      if (document.getElementById("q")) { e.preventDefault(); slash = true; }
     } else if (e.key === "g") {
       pending = true;
     } else if (e.key === "?") {
       var h = document.getElementById("shortcuts");
       if (h) { h.hidden = !h.hidden; }
+    }
+  });
+  document.addEventListener("keyup", function (e) {
+    if (slash && e.key === "/") {
+      slash = false;
+      var q = document.getElementById("q");
+      q.focus();
+      q.select();
     }
   });
 })();
