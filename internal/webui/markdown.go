@@ -2,7 +2,6 @@ package webui
 
 import (
 	"html"
-	"html/template"
 	"regexp"
 	"strings"
 )
@@ -11,7 +10,7 @@ import (
 // code, paragraphs, inline code and bold, and cairn's provenance anchors
 // shown as small tags. Everything is escaped first, so no file can put
 // markup of its own on the page.
-func renderMarkdown(src string) template.HTML {
+func renderMarkdown(src string) safeHTML {
 	var b strings.Builder
 	var para []string
 	list := ""
@@ -84,7 +83,7 @@ func renderMarkdown(src string) template.HTML {
 	if inCode {
 		b.WriteString("</code></pre>\n")
 	}
-	return template.HTML(b.String())
+	return safeHTML(b.String())
 }
 
 var (

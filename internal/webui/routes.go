@@ -166,3 +166,5 @@ func atoiDefault(s string, def int) int {
 	}
 	return def
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"html/template"
 	"net/http"
 	"strings"
 
@@ -16,7 +15,7 @@ type vaultData struct {
 	Status  engine.VaultStatus
 	Files   []string
 	Path    string
-	Body    template.HTML
+	Body    safeHTML
 	Raw     string
 	Changes []changeView
 }
