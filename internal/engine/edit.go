@@ -127,3 +127,12 @@ func reasonOr(r memory.Reason, def string) string {
 	}
 	return string(r)
 }
+
+// MoveFactFrom moves a row along the ladder of the place that holds dir.
+func (e *Engine) MoveFactFrom(ctx context.Context, id int64, dir string, rung memory.Rung) (memory.Statement, error) {
+	p, err := e.resolve(dir)
+	if err != nil {
+		return memory.Statement{}, err
+	}
+	return e.MoveFact(ctx, id, p, rung)
+}
