@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -617,4 +618,54 @@ func TestUIForms(t *testing.T) {
 			v.Set("temporal.rung_task", "galaxy")
 		}, "temporal.rung_task")
 	})
+}
+
+// TestUIVault: the Vault screen renders the files consolidation wrote,
+// escaped, and shows a hand edit made since then as a diff.
+func TestUIVault(t *testing.T) {
+	ctx := context.Background()
+	e := newUIEnv(t)
+	alice := e.account("alice")
+	seedUI(t, e, alice, "alice-only")
+	eng := e.engine(alice)
+	if _, err := eng.RememberAt(ctx, "never paste <script>alert(1)</script> into the wiki", "", memory.ClassConvention, false, memory.Place{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Consolidate(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	b := e.browser()
+	b.signIn(alice.secret)
+	page := b.page("/ui/vault")
+	if strings.Contains(page, "<script>alert") || !strings.Contains(page, "&lt;script&gt;alert(1)") {
+		t.Errorf("the vault file is not shown escaped:\n%s", page)
+	}
+	if !strings.Contains(page, "None: the files are as consolidation left them") {
+		t.Errorf("control: changes are shown right after consolidation")
+	}
+	vf, err := eng.Vault(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := vf.List(ctx, "")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("vault files %v, %v", files, err)
+	}
+	body, err := vf.Read(ctx, files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vf.Write(ctx, files[0], append(body, []byte("- a line written by hand\n")...)); err != nil {
+		t.Fatal(err)
+	}
+	page = b.page("/ui/vault")
+	if !strings.Contains(html.UnescapeString(page), `<div class="add">+ - a line written by hand</div>`) {
+		t.Errorf("the hand edit is not in the diff:\n%s", page)
+	}
+	for _, path := range []string{"../../cairn.db", "/etc/passwd", "no-such-file.md"} {
+		resp, body := b.do("GET", "/ui/vault?path="+url.QueryEscape(path), nil)
+		if resp.StatusCode < 400 || banner(body, "error") == "" {
+			t.Errorf("vault path %q: %d", path, resp.StatusCode)
+		}
+	}
 }
