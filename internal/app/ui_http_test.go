@@ -231,6 +231,33 @@ func TestUITokenRules(t *testing.T) {
 		}
 	})
 
+	t.Run("signing out ends the session on the server", func(t *testing.T) {
+		b := e.browser()
+		resp := b.signIn(alice.secret)
+		old := resp.Cookies()[0]
+		resp, _ = b.do("POST", "/ui/logout", url.Values{"csrf": {csrfOf(t, b.page("/ui/"))}})
+		if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/ui/login") {
+			t.Fatalf("sign out: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if resp, _ := b.do("GET", "/ui/", nil); resp.StatusCode != http.StatusSeeOther {
+			t.Errorf("after sign-out the page answered %d", resp.StatusCode)
+		}
+		// The old cookie, kept by another copy of the browser, opens nothing.
+		req, err := http.NewRequest("GET", e.url+"/ui/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.AddCookie(&http.Cookie{Name: old.Name, Value: old.Value})
+		resp, err = b.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Errorf("the signed-out cookie still opens the page: %d", resp.StatusCode)
+		}
+	})
+
 	t.Run("a revoked token ends its session", func(t *testing.T) {
 		b := e.browser()
 		b.signIn(alice.secret)
@@ -305,6 +332,13 @@ func TestUIOneTimeLink(t *testing.T) {
 		t.Errorf("after a spent link the page answered %d", resp.StatusCode)
 	}
 
+	clock.add(11 * time.Hour)
+	b.page("/ui/") // used within the idle limit: still signed in
+	clock.add(12*time.Hour + time.Minute)
+	if resp, _ := b.do("GET", "/ui/", nil); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a session idle past the limit answered %d", resp.StatusCode)
+	}
+
 	late := ui.LoginLink(alice.id, "alice", time.Minute)
 	clock.add(2 * time.Minute)
 	if resp, _ := newUIBrowser(t, hs.URL).do("GET", late, nil); resp.StatusCode != http.StatusUnauthorized {
@@ -331,7 +365,7 @@ func TestUIScreens(t *testing.T) {
 	b.signIn(alice.secret)
 	for _, tc := range []struct{ path, marker string }{
 		{"/ui/", `id="notes"`},
-		{"/ui/?q=linter&layer=L1", `id="results"`},
+		{"/ui/?q=linter&layer=L1", `class="hit"`},
 		{"/ui/facts", `id="current"`},
 		{"/ui/facts?asof=2026-05-14&clock=world", `id="asof-h"`},
 		{"/ui/facts?clock=system&all=1", `id="timeline"`},
@@ -360,6 +394,14 @@ func TestUIScreens(t *testing.T) {
 		if !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
 			t.Errorf("%s: Content-Type %q", tc.path, h.Get("Content-Type"))
 		}
+	}
+	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
+	asof := b.page("/ui/facts?clock=world&asof=" + tomorrow)
+	if !strings.Contains(asof, `id="asof-table"`) || !strings.Contains(asof[strings.Index(asof, `id="asof-table"`):], "alice-only Buildkite") {
+		t.Errorf("as of %s the facts are not listed", tomorrow)
+	}
+	if asof := b.page("/ui/facts?clock=world&asof=2000-01-01"); strings.Contains(asof, `id="asof-table"`) || !strings.Contains(asof, "Nothing was true then") {
+		t.Error("as of 2000 the page lists facts")
 	}
 	for path, status := range map[string]int{
 		"/ui/sessions/999999":              http.StatusNotFound,
@@ -445,6 +487,9 @@ func TestUIForms(t *testing.T) {
 
 	t.Run("pin and unpin", func(t *testing.T) {
 		noError(t, b.submit("/ui/", idPath("/ui/notes/ID/pin", seed.note), nil))
+		if msg := banner(b.page("/ui/"), "flash"); msg != "" {
+			t.Errorf("the outcome is shown again on the next page: %q", msg)
+		}
 		if !statement(t, eng, seed.note).Pinned {
 			t.Fatal("not pinned")
 		}
