@@ -714,3 +714,35 @@ func TestUIVault(t *testing.T) {
 		}
 	}
 }
+
+// TestUISessionReceipts: a session's page shows what memory each block
+// sent it: the rows, their scores and the text.
+func TestUISessionReceipts(t *testing.T) {
+	ctx := context.Background()
+	e := newUIEnv(t)
+	alice := e.account("alice")
+	seed := seedUI(t, e, alice, "alice-only")
+	eng := e.engine(alice)
+	b := e.browser()
+	b.signIn(alice.secret)
+	path := "/ui/sessions/" + strconv.FormatInt(seed.session.ID, 10)
+	if strings.Contains(b.page(path), "Memory used") {
+		t.Fatal("control: a receipt is shown before any block was sent")
+	}
+	place := uiPlace
+	res, err := eng.Recall(ctx, engine.RecallRequest{Query: "what does the linter rule say before pushing", Place: &place,
+		Provider: seed.session.Provider, Session: seed.session.ExternalID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Receipt == nil || len(res.Receipt.Items) == 0 {
+		t.Fatalf("the recall recorded no receipt with rows: %+v (%s)", res.Receipt, res.ReceiptError)
+	}
+	page := html.UnescapeString(b.page(path))
+	if !strings.Contains(page, "Memory used: ") || !strings.Contains(page, "<td>"+res.Receipt.Items[0].Ref+"</td>") {
+		t.Errorf("the receipt's rows are not on the session page:\n%s", page)
+	}
+	if !strings.Contains(page, "alice-only rule: run the linter") {
+		t.Error("the text sent is not on the session page")
+	}
+}
