@@ -40,6 +40,7 @@ type Engine interface {
 
 	HasVault() bool
 	VaultStatus(ctx context.Context, version string) (engine.VaultStatus, error)
+	Vault(ctx context.Context, version string) (engine.VaultFiles, error)
 	VaultList(ctx context.Context, dir string) ([]string, error)
 	VaultRead(ctx context.Context, path string) (string, error)
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -75,7 +76,8 @@ func (s *Server) handle(pattern string, h page) {
 		sess, err := s.auth.check(r, s.o.Authenticate)
 		if err != nil {
 			if r.Method == http.MethodGet {
-				http.Redirect(w, r, Prefix+"login?next="+safeNext(r.URL.RequestURI()), http.StatusSeeOther)
+				// Escaped, or the address's own query would end at its first '&'.
+				http.Redirect(w, r, Prefix+"login?next="+url.QueryEscape(safeNext(r.URL.RequestURI())), http.StatusSeeOther)
 				return
 			}
 			s.fail(w, r, nil, memory.Errorf(memory.CodeUnauthorized, "your browser session has ended: sign in again"))

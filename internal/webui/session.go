@@ -6,6 +6,8 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
+	"net/url"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -174,9 +176,15 @@ func clearCookie(w http.ResponseWriter, r *http.Request) {
 		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 }
 
-// safeNext keeps a post-sign-in redirect inside the pages.
+// safeNext keeps a post-sign-in redirect inside the pages. The path is
+// checked as a browser resolves it: "/ui/../v1" (or "/ui/%2e%2e/v1")
+// would leave them.
 func safeNext(next string) string {
 	if !strings.HasPrefix(next, Prefix) || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
+		return Prefix
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasPrefix(path.Clean(u.Path)+"/", Prefix) {
 		return Prefix
 	}
 	return next

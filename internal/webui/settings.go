@@ -71,14 +71,16 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) 
 }
 
 // saveSettings writes every setting whose value changed. A checkbox left
-// unticked is absent from a form, so each bool is read as on or off.
+// unticked is absent from a form, so each bool is read as on or off. Every
+// value is checked before any is written: a form with one bad value saves
+// nothing.
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request, v *visit) error {
 	ctx := r.Context()
 	cfg, _, err := v.eng.Effective(ctx)
 	if err != nil {
 		return err
 	}
-	var changed []string
+	var changes []setting
 	for _, st := range settingKeys {
 		want := strings.TrimSpace(r.PostForm.Get(st.Key))
 		if st.Kind == "bool" {
@@ -92,7 +94,18 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request, v *visit) 
 		if cur, _ := cfg.Get(st.Key); cur == want {
 			continue
 		}
-		if err := v.eng.SetSetting(ctx, st.Key, want); err != nil {
+		// An emptied field puts the configuration file's value back.
+		if want != "" {
+			if cfg, err = cfg.Set(st.Key, want); err != nil {
+				return s.done(w, r, v, "", err)
+			}
+		}
+		st.Value = want
+		changes = append(changes, st)
+	}
+	var changed []string
+	for _, st := range changes {
+		if err := v.eng.SetSetting(ctx, st.Key, st.Value); err != nil {
 			return s.done(w, r, v, "", err)
 		}
 		changed = append(changed, st.Label)

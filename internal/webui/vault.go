@@ -40,7 +40,16 @@ func (s *Server) vaultPage(w http.ResponseWriter, r *http.Request, v *visit) err
 		return err
 	}
 	d.Status = st
-	for _, c := range st.Changes {
+	// The status leaves the files' contents out; the diff needs them.
+	vf, err := v.eng.Vault(ctx, st.Version)
+	if err != nil {
+		return err
+	}
+	changes, err := vf.Diff(ctx)
+	if err != nil {
+		return err
+	}
+	for _, c := range changes {
 		d.Changes = append(d.Changes, changeView{Path: c.Path, Kind: c.Kind, Lines: lineDiff(string(c.Before), string(c.After))})
 	}
 	if d.Files, err = v.eng.VaultList(ctx, ""); err != nil {

@@ -28,7 +28,11 @@ func factsView(d *doc, f factsData) {
 	if f.AsOfSet {
 		d.f(`<h2 id="asof-h">As of %s <span class="muted small">%s clock</span></h2>`, f.AsOfText, f.Clock)
 		if len(f.AsOf) == 0 {
-			d.s(`<p>Nothing was true or held then.</p>`)
+			what := "true"
+			if f.Clock != "world" {
+				what = "held"
+			}
+			d.f(`<p>Nothing was %s then.</p>`, what)
 		} else {
 			d.s(`<table aria-describedby="asof-h" id="asof-table"><thead><tr><th>#</th><th>Slot</th><th>Value</th><th>Valid</th><th>Place</th></tr></thead><tbody>`)
 			for _, st := range f.AsOf {
