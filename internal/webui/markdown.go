@@ -48,7 +48,7 @@ func renderMarkdown(src string) safeHTML {
 		case t == "":
 			flushPara()
 			closeList()
-		case strings.HasPrefix(t, "#"):
+		case heading.MatchString(t):
 			flushPara()
 			closeList()
 			n := len(t) - len(strings.TrimLeft(t, "#"))
@@ -88,6 +88,7 @@ func renderMarkdown(src string) safeHTML {
 
 var (
 	orderedItem = regexp.MustCompile(`^\d+[.)] `)
+	heading     = regexp.MustCompile(`^#{1,6}( |$)`)
 	anchor      = regexp.MustCompile(`&lt;!-- ([a-z]+:[^ ]+?) --&gt;`)
 	codeSpan    = regexp.MustCompile("`([^`]+)`")
 	bold        = regexp.MustCompile(`\*\*([^*]+)\*\*`)

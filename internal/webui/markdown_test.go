@@ -10,7 +10,8 @@ func TestRenderMarkdown(t *testing.T) {
 		name, src, want string
 	}{
 		{"headings sit one level below the page's h1", "# Memory\n## Rules\n###### Deep\n####### Deeper",
-			"<h2>Memory</h2>\n<h3>Rules</h3>\n<h6>Deep</h6>\n<h6># Deeper</h6>\n"},
+			"<h2>Memory</h2>\n<h3>Rules</h3>\n<h6>Deep</h6>\n<p>####### Deeper</p>\n"},
+		{"a hash without a space is text", "#1 priority is the checkout", "<p>#1 priority is the checkout</p>\n"},
 		{"paragraph lines join", "first line\nsecond line\n\nnext paragraph",
 			"<p>first line second line</p>\n<p>next paragraph</p>\n"},
 		{"bullet list with both markers", "- one\n* two\n\nafter",
