@@ -3,7 +3,7 @@ package tui
 import (
 	"context"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-memory/cairn/internal/engine"
 	"github.com/cairn-memory/cairn/internal/memory"

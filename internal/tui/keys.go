@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import "charm.land/bubbles/v2/key"
 
 // keyMap holds every binding once, for matching and for the help.
 type keyMap struct {
@@ -18,7 +18,7 @@ func newKeyMap() keyMap {
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
 		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f", " "),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f", "space"),
 		Top:      b("g", "first row", "g", "home"),
 		Bottom:   b("G", "last row", "G", "end"),
 		NextTab:  b("tab/→", "next tab", "tab", "right", "l"),

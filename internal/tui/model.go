@@ -6,11 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-memory/cairn/internal/engine"
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -22,8 +20,6 @@ type Options struct {
 	Cwd string
 	// Zone is where times are shown; nil: the local zone.
 	Zone *time.Location
-	// Renderer styles the screen for its output; nil: lipgloss's default.
-	Renderer *lipgloss.Renderer
 }
 
 // Model is the memory manager's state. It is a value: Update returns the
@@ -70,16 +66,13 @@ func New(ctx context.Context, eng Engine, o Options) Model {
 	if o.Zone == nil {
 		o.Zone = time.Local
 	}
-	if o.Renderer == nil {
-		o.Renderer = lipgloss.DefaultRenderer()
-	}
 	in := textinput.New()
 	in.Prompt = "search: "
 	in.Placeholder = "words to find in every layer"
-	// A blinking cursor is a timer per blink; a steady one keeps the
-	// screen still and the model free of clocks.
-	in.Cursor.SetMode(cursor.CursorStatic)
-	return Model{ctx: ctx, eng: eng, cwd: o.Cwd, clock: clock{o.Zone}, st: newStyles(o.Renderer), keys: newKeyMap(),
+	// The terminal's own cursor: a drawn one blinks on a timer, which
+	// would put a clock in the model.
+	in.SetVirtualCursor(false)
+	return Model{ctx: ctx, eng: eng, cwd: o.Cwd, clock: clock{o.Zone}, st: newStyles(), keys: newKeyMap(),
 		input: in, status: "reading the store…", width: 80, height: 24}
 }
 
@@ -98,7 +91,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.searched(msg)
 	case changedMsg:
 		m, cmd = m.changed(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		m, cmd = m.key(msg)
 	default:
 		if m.typing {
@@ -206,7 +199,7 @@ func (m Model) fail(what string, err error) Model {
 	return m
 }
 
-func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
+func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	if m.typing {
 		return m.typingKey(msg)
@@ -244,7 +237,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.PrevTab):
 		m.tab = m.tab.prev()
 	case key.Matches(msg, k.Tab1, k.Tab2, k.Tab3, k.Tab4, k.Tab5):
-		m.tab = tab(msg.Runes[0] - '1')
+		m.tab = tab(msg.String()[0] - '1')
 	case key.Matches(msg, k.Search):
 		m.typing = true
 		m.input.SetValue(m.query)
@@ -269,7 +262,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) typingKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+func (m Model) typingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	switch msg.String() {
 	case "ctrl+c":
 		return m, tea.Quit

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/engine"
@@ -119,9 +118,7 @@ type driver struct {
 
 func (f *fixture) open(t *testing.T, width, height int) *driver {
 	t.Helper()
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.Ascii)
-	d := &driver{t: t, m: tui.New(f.ctx, f.eng, tui.Options{Cwd: cwd, Zone: time.UTC, Renderer: r})}
+	d := &driver{t: t, m: tui.New(f.ctx, f.eng, tui.Options{Cwd: cwd, Zone: time.UTC})}
 	d.send(tea.WindowSizeMsg{Width: width, Height: height})
 	d.run(d.m.Init())
 	return d
@@ -156,25 +153,39 @@ func (d *driver) run(cmd tea.Cmd) {
 	}
 }
 
-// press sends keys by name: "enter", "esc", "up", "pgdown", "ctrl+c",
-// "tab" and "shift+tab" are special keys; anything else is typed.
+// press sends keys by name: "enter", "esc", "up", "pgdown", "tab", and
+// "ctrl+" or "shift+" one of those or a letter, are keys; anything else is
+// typed, a key press per character.
 func (d *driver) press(keys ...string) {
 	d.t.Helper()
-	special := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "up": tea.KeyUp, "down": tea.KeyDown,
-		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
-		"ctrl+c": tea.KeyCtrlC, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	special := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd, "tab": tea.KeyTab,
 	}
 	for _, k := range keys {
-		if t, ok := special[k]; ok {
-			d.send(tea.KeyMsg{Type: t})
+		var mod tea.KeyMod
+		name := k
+		if rest, ok := strings.CutPrefix(k, "ctrl+"); ok {
+			mod, name = tea.ModCtrl, rest
+		} else if rest, ok := strings.CutPrefix(k, "shift+"); ok {
+			mod, name = tea.ModShift, rest
+		}
+		if code, ok := special[name]; ok {
+			d.send(tea.KeyPressMsg{Code: code, Mod: mod})
 			continue
 		}
-		d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		if mod != 0 {
+			d.send(tea.KeyPressMsg{Code: []rune(name)[0], Mod: mod})
+			continue
+		}
+		for _, r := range k {
+			d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
 	}
 }
 
-func (d *driver) view() string { return d.m.View() }
+// view is the screen as the user reads it, without colours.
+func (d *driver) view() string { return ansi.Strip(d.m.View().Content) }
 
 // selected is the list line under the cursor.
 func (d *driver) selected() string {

@@ -1,27 +1,27 @@
 package tui
 
-import "github.com/charmbracelet/lipgloss"
+import "charm.land/lipgloss/v2"
 
-// styles are built from one renderer, so a test renders plain text and a
-// terminal gets what it supports. Plain ANSI colours only: an adaptive
-// colour would make lipgloss query the terminal while bubbletea owns it.
+// styles colour the screen with the 16 ANSI colours, which every colour
+// terminal has; the program lowers them further (or drops them, with
+// NO_COLOR) to what the terminal supports.
 type styles struct {
 	title, tab, activeTab, rule, dim, selected, label, banner, err, ok, key lipgloss.Style
 }
 
-func newStyles(r *lipgloss.Renderer) styles {
-	s := r.NewStyle
+func newStyles() styles {
+	s := lipgloss.NewStyle
 	return styles{
 		title:     s().Bold(true),
-		tab:       s().Foreground(lipgloss.Color("8")),
+		tab:       s().Foreground(lipgloss.BrightBlack),
 		activeTab: s().Bold(true).Underline(true),
-		rule:      s().Foreground(lipgloss.Color("8")),
-		dim:       s().Foreground(lipgloss.Color("8")),
-		selected:  s().Bold(true).Foreground(lipgloss.Color("14")),
-		label:     s().Foreground(lipgloss.Color("6")),
-		banner:    s().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("11")),
-		err:       s().Foreground(lipgloss.Color("9")),
-		ok:        s().Foreground(lipgloss.Color("10")),
+		rule:      s().Foreground(lipgloss.BrightBlack),
+		dim:       s().Foreground(lipgloss.BrightBlack),
+		selected:  s().Bold(true).Foreground(lipgloss.BrightCyan),
+		label:     s().Foreground(lipgloss.Cyan),
+		banner:    s().Bold(true).Foreground(lipgloss.Black).Background(lipgloss.BrightYellow),
+		err:       s().Foreground(lipgloss.BrightRed),
+		ok:        s().Foreground(lipgloss.BrightGreen),
 		key:       s().Bold(true),
 	}
 }

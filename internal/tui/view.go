@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -42,8 +43,21 @@ func (m Model) banner() []string {
 	return nil
 }
 
-// View draws the whole screen, every line cut to the width.
-func (m Model) View() string {
+// View draws the whole screen on the alternate screen, every line cut to
+// the width, with the terminal's cursor in the search box while typing.
+func (m Model) View() tea.View {
+	lines, cursorY := m.screen()
+	v := tea.NewView(strings.Join(lines, "\n"))
+	v.AltScreen = true
+	if c := m.input.Cursor(); m.typing && c != nil {
+		c.Position.Y = cursorY
+		v.Cursor = c
+	}
+	return v
+}
+
+// screen is the screen's lines, and the line of the search box.
+func (m Model) screen() ([]string, int) {
 	w := max(20, m.width)
 	listH, detailH := m.layout()
 	var out []string
@@ -59,11 +73,12 @@ func (m Model) View() string {
 		out = append(out, m.rule(w))
 		out = append(out, pad(m.detailLines(w, detailH), detailH)...)
 	}
+	boxY := len(out)
 	if m.boxLines() > 0 {
 		out = append(out, m.box(w))
 	}
 	out = append(out, m.statusLine(w), m.keyLine(w))
-	return strings.Join(out, "\n")
+	return out, boxY
 }
 
 func (m Model) header(w int) string {
@@ -146,7 +161,7 @@ func (m Model) rowLine(r row, selected bool, labelW, w int) string {
 
 func (m Model) box(w int) string {
 	if m.typing {
-		m.input.Width = max(10, w-ansi.StringWidth(m.input.Prompt)-1)
+		m.input.SetWidth(max(10, w-ansi.StringWidth(m.input.Prompt)-1))
 		return m.input.View()
 	}
 	return m.st.dim.Render(fit("search: "+m.query+"   (/ edits it, esc goes back)", w))
