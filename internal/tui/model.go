@@ -72,9 +72,15 @@ func New(ctx context.Context, eng Engine, o Options) Model {
 	// The terminal's own cursor: a drawn one blinks on a timer, which
 	// would put a clock in the model.
 	in.SetVirtualCursor(false)
-	return Model{ctx: ctx, eng: eng, cwd: o.Cwd, clock: clock{o.Zone}, st: newStyles(), keys: newKeyMap(),
+	m := Model{ctx: ctx, eng: eng, cwd: o.Cwd, clock: clock{o.Zone}, st: newStyles(), keys: newKeyMap(),
 		input: in, status: "reading the store…", width: 80, height: 24}
+	m.input.SetWidth(m.inputWidth())
+	return m
 }
+
+// inputWidth is the search box's room for text after its prompt; the
+// box scrolls a longer query, and the cursor follows.
+func (m Model) inputWidth() int { return max(10, m.width-len(m.input.Prompt)-1) }
 
 // Init loads the lists.
 func (m Model) Init() tea.Cmd { return load(m.ctx, m.eng, m.loadSeq, true) }
@@ -85,6 +91,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(m.inputWidth())
 	case loadedMsg:
 		m = m.loaded(msg)
 	case searchedMsg:

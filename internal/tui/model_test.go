@@ -272,3 +272,27 @@ func TestNavigation(t *testing.T) {
 		t.Fatal("q did not quit")
 	}
 }
+
+// TestSearchBoxCursor: while typing, the terminal's cursor stands after
+// the query on the search box's line; otherwise it is hidden.
+func TestSearchBoxCursor(t *testing.T) {
+	f := newFixture(t)
+	f.seed(t)
+	d := f.open(t, 100, 30)
+	if c := d.m.View().Cursor; c != nil {
+		t.Fatalf("a cursor outside the search box: %+v", c)
+	}
+	d.press("/", "checkout")
+	c := d.m.View().Cursor
+	if c == nil {
+		t.Fatal("no cursor in the search box")
+	}
+	lines := strings.Split(d.view(), "\n")
+	if c.Position.Y >= len(lines) || !strings.HasPrefix(lines[c.Position.Y], "search: checkout") || c.Position.X != len("search: checkout") {
+		t.Fatalf("cursor at %+v; line %q", c.Position, lines[min(c.Position.Y, len(lines)-1)])
+	}
+	d.press("esc")
+	if c := d.m.View().Cursor; c != nil {
+		t.Fatalf("the cursor stayed after esc: %+v", c)
+	}
+}

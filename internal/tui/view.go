@@ -161,7 +161,6 @@ func (m Model) rowLine(r row, selected bool, labelW, w int) string {
 
 func (m Model) box(w int) string {
 	if m.typing {
-		m.input.SetWidth(max(10, w-ansi.StringWidth(m.input.Prompt)-1))
 		return m.input.View()
 	}
 	return m.st.dim.Render(fit("search: "+m.query+"   (/ edits it, esc goes back)", w))
