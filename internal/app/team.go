@@ -148,8 +148,8 @@ func (t team) Serve(ctx context.Context, o cli.ServeOptions) error {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); scheme == "http" && !net.ParseIP(host).IsLoopback() {
 		log.Warn("serving plain HTTP beyond this machine: tokens cross the network in clear; use --tls-cert/--tls-key or a TLS proxy (docs/gateway.md)")
 	}
-	fmt.Fprintf(o.Out, "cairn gateway on %s://%s (API /v1/, MCP /mcp)\n", scheme, ln.Addr())
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+	fmt.Fprintf(o.Out, "cairn gateway on %s://%s (API /v1/, MCP /mcp, memory screen /ui/)\n", scheme, ln.Addr())
+	hs := &http.Server{Handler: withUI(srv, gateway.Accounts{Store: st}, t.f.Version.Version, log), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	srv.Start(ctx)
 	done := make(chan error, 1)

@@ -16,14 +16,14 @@ import (
 func newFactCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fact",
-		Short: "Facts with two clocks: assert, query, timeline, as-of, retract, reopen, export",
+		Short: "Facts with two clocks: assert, query, timeline, as-of, retract, reopen, move, export",
 		Long: `Facts are subject–predicate–object statements with two clocks: when they
 were true (valid_at … invalid_at) and when cairn believed them (created_at …
 expired_at). A new value in a one-value slot closes the old one at the new
 one's valid_at; nothing is deleted.`,
 	}
 	cmd.AddCommand(newFactAssertCmd(f), newFactQueryCmd(f), newFactTimelineCmd(f), newFactAsOfCmd(f),
-		newFactRetractCmd(f), newFactReopenCmd(f), newFactRestoreCmd(f), newFactExportCmd(f))
+		newFactRetractCmd(f), newFactReopenCmd(f), newFactMoveCmd(f), newFactRestoreCmd(f), newFactExportCmd(f))
 	return cmd
 }
 

@@ -27,6 +27,8 @@ type Memory interface {
 	Undo(ctx context.Context, r engine.Ref) (any, error)
 	Pin(ctx context.Context, r engine.Ref, pinned bool) (any, error)
 	Notes(ctx context.Context, all, episodes bool) (engine.NotesView, error)
+	EditNote(ctx context.Context, id int64, text string) (memory.Statement, error)
+	MoveFactFrom(ctx context.Context, id int64, dir string, rung memory.Rung) (memory.Statement, error)
 
 	Facts(ctx context.Context, q engine.FactQuery) (engine.FactsView, error)
 	Timeline(ctx context.Context, q engine.FactQuery, clock temporal.Clock, since, until time.Time) ([]memory.Statement, error)

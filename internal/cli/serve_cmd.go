@@ -23,6 +23,9 @@ type Team interface {
 	// Remote is the gateway client when CAIRN_URL and CAIRN_TOKEN are set;
 	// nil when they are not.
 	Remote() (*remote.Client, error)
+	// UI serves the memory screen over this machine's store until ctx
+	// ends, printing a one-time sign-in link.
+	UI(ctx context.Context, o UIOptions) error
 }
 
 // ServeOptions are `cairn serve`'s flags.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cairn-memory/cairn/internal/distill"
 	"github.com/cairn-memory/cairn/internal/memory"
-	"github.com/cairn-memory/cairn/internal/temporal"
 )
 
 // consolidateLease is the one lease phase 2 runs under, across every
@@ -419,29 +418,7 @@ func (e *Engine) applyEdits(ctx context.Context, vf VaultFiles, v string, in dis
 // evidence kept so provenance survives the edit, the old row closed as
 // superseded by it.
 func (e *Engine) supersede(ctx context.Context, s distill.Supersession) (memory.Statement, error) {
-	old, err := e.store.Statement(ctx, e.acct, s.ID)
-	if err != nil {
-		return old, err
-	}
-	p, err := e.propose(ctx, Write{Draft: memory.Draft{Kind: memory.KindNote, Object: s.Text, Class: old.Class,
-		Category: old.Category, Pinned: old.Pinned, Evidence: memory.Evidence{Source: "vault"}},
-		Writer: memory.WriterVault, Place: &memory.Place{}})
-	if err != nil {
-		return old, err
-	}
-	st := p.Statement
-	st.Scope = old.Scope
-	st.Evidence = append(slices.Clone(old.Evidence), st.Evidence...)
-	now := e.now().UTC()
-	p.Statement = st
-	p.Decide = func([]memory.Statement) temporal.Plan {
-		return temporal.Plan{Row: st, Close: []temporal.Close{{ID: old.ID, InvalidAt: now, Reason: memory.ReasonSuperseded}}}
-	}
-	out, err := e.store.ApplyStatements(ctx, e.acct, []temporal.Proposal{p})
-	if err != nil {
-		return old, err
-	}
-	return out[0].Statement, nil
+	return e.replaceNote(ctx, s.ID, s.Text, memory.WriterVault, "vault")
 }
 
 // republishNotes writes the file of every current note a person or agent

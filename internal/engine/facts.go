@@ -175,6 +175,10 @@ func (e *Engine) Reopen(ctx context.Context, id int64) (memory.Statement, error)
 	if err != nil {
 		return s, err
 	}
+	if s.Reason == memory.ReasonMoved {
+		// Both copies current would hold the value twice.
+		return s, memory.Errorf(memory.CodeConflict, "statement %d was moved to another place; statement %d holds it now: move that one instead", id, s.ReplacedBy)
+	}
 	see := memory.Sight{All: true}
 	if s.Class != memory.ClassUser && s.Scope.Rung != memory.RungNone {
 		// What the row's own place can see: the rungs at and below it are

@@ -24,6 +24,8 @@ type Engine interface {
 	Reopen(ctx context.Context, id int64) (memory.Statement, error)
 	RememberAt(ctx context.Context, text, category string, class memory.Class, pin bool, p memory.Place) (engine.WriteResult, error)
 	Undo(ctx context.Context, r engine.Ref) (any, error)
+	EditNote(ctx context.Context, id int64, text string) (memory.Statement, error)
+	MoveFact(ctx context.Context, id int64, p memory.Place, rung memory.Rung) (memory.Statement, error)
 	Pin(ctx context.Context, r engine.Ref, pinned bool) (any, error)
 	Import(ctx context.Context, req engine.ImportRequest) ([]engine.SourceReport, error)
 	Sessions(ctx context.Context, limit int) ([]memory.SessionSummary, error)

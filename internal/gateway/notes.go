@@ -56,7 +56,7 @@ func (s *Server) notes(w http.ResponseWriter, r *http.Request, c *call) error {
 	return nil
 }
 
-// changeNote forgets, undoes, pins or unpins one note or episode.
+// changeNote forgets, undoes, pins, unpins or edits one note or episode.
 func (s *Server) changeNote(w http.ResponseWriter, r *http.Request, c *call) error {
 	ref, err := refParam(r)
 	if err != nil {
@@ -73,8 +73,17 @@ func (s *Server) changeNote(w http.ResponseWriter, r *http.Request, c *call) err
 		row, err = c.eng.Pin(ctx, ref, true)
 	case "unpin":
 		row, err = c.eng.Pin(ctx, ref, false)
+	case "edit":
+		var b EditBody
+		if err := decode(r, &b); err != nil {
+			return err
+		}
+		if ref.Episode {
+			return memory.Errorf(memory.CodeInvalid, "episodes are not edited: forget it, or remember a note")
+		}
+		row, err = c.eng.EditNote(ctx, ref.ID, b.Text)
 	default:
-		return memory.Errorf(memory.CodeNotFound, "no change %q: use forget, undo, pin or unpin", r.PathValue("change"))
+		return memory.Errorf(memory.CodeNotFound, "no change %q: use forget, undo, pin, unpin or edit", r.PathValue("change"))
 	}
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/statements/{id}", s.statement)
 	s.handle("POST /v1/statements/{id}/retract", s.retract)
 	s.handle("POST /v1/statements/{id}/reopen", s.reopen)
+	s.handle("POST /v1/statements/{id}/move", s.move)
 
 	s.handle("POST /v1/notes", s.remember)
 	s.handle("GET /v1/notes", s.notes)

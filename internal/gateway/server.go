@@ -90,6 +90,13 @@ func New(o Options) *Server {
 // Handler serves /v1/ and /mcp.
 func (s *Server) Handler() http.Handler { return s.mux }
 
+// Engine returns an account's engine from the gateway's own cache, for
+// other front ends the app mounts beside it (the web UI): one engine per
+// account, whoever asks.
+func (s *Server) Engine(ctx context.Context, acct memory.AccountID) (Engine, error) {
+	return s.engines.get(ctx, acct)
+}
+
 // call is one authenticated request: its token and its account's engine.
 type call struct {
 	token memory.Token

@@ -108,6 +108,36 @@ func (s *Server) retract(w http.ResponseWriter, r *http.Request, c *call) error 
 	return nil
 }
 
+// move places a statement at another rung of a place's ladder.
+func (s *Server) move(w http.ResponseWriter, r *http.Request, c *call) error {
+	id, err := idParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var b MoveBody
+	if err := decode(r, &b); err != nil {
+		return err
+	}
+	p := b.Place
+	if p == nil {
+		if b.Cwd == "" {
+			return memory.Errorf(memory.CodeInvalid, "a move needs the place whose ladder it climbs: give \"place\" or \"cwd\"")
+		}
+		pl, err := c.eng.Place(b.Cwd)
+		if err != nil {
+			return err
+		}
+		p = &pl
+	}
+	s.places.learn(c.token.Account, p)
+	st, err := c.eng.MoveFact(r.Context(), id, *p, b.Rung)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}
+
 func (s *Server) reopen(w http.ResponseWriter, r *http.Request, c *call) error {
 	id, err := idParam(r, "id")
 	if err != nil {

@@ -121,6 +121,19 @@ type NoteBody struct {
 	Place    *memory.Place `json:"place,omitempty"`
 }
 
+// EditBody is a note's new wording.
+type EditBody struct {
+	Text string `json:"text"`
+}
+
+// MoveBody moves a statement to another rung of a place's ladder: the
+// place (or the directory the gateway resolves) and the rung.
+type MoveBody struct {
+	Place *memory.Place `json:"place,omitempty"`
+	Cwd   string        `json:"cwd,omitempty"`
+	Rung  memory.Rung   `json:"rung"`
+}
+
 // TranscriptBody uploads one transcript file of a client, as a Stop hook
 // or an import would read it.
 type TranscriptBody struct {

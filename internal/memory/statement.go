@@ -91,6 +91,7 @@ const (
 	ReasonReopened   Reason = "reopened"   // an older value was reopened over it
 	ReasonHeldBack   Reason = "held_back"  // refusal hold-back
 	ReasonCapped     Reason = "capped"     // beyond a layer's cap
+	ReasonMoved      Reason = "moved"      // placed at another rung; a copy at the new place replaced it
 )
 
 // Statement is every durable claim: an L1 note or a fact, with two clocks.
@@ -135,7 +136,7 @@ func (s Statement) Current() bool { return s.InvalidAt.IsZero() && s.ExpiredAt.I
 // revised into a copy. World-clock as-of ignores withdrawn rows.
 func (s Statement) Withdrawn() bool {
 	switch s.Reason {
-	case ReasonRetracted, ReasonForgotten, ReasonHeldBack, ReasonReopened, ReasonRevised:
+	case ReasonRetracted, ReasonForgotten, ReasonHeldBack, ReasonReopened, ReasonRevised, ReasonMoved:
 		return true
 	}
 	return false

@@ -153,6 +153,25 @@ func (c *Client) Retract(ctx context.Context, id int64) (memory.Statement, error
 	return c.statementCall(ctx, id, "retract")
 }
 
+// EditNote replaces a note's wording; the old wording stays as history.
+func (c *Client) EditNote(ctx context.Context, id int64, text string) (memory.Statement, error) {
+	var s memory.Statement
+	err := c.do(ctx, http.MethodPost, "/v1/notes/"+strconv.FormatInt(id, 10)+"/edit", nil, gateway.EditBody{Text: text}, &s)
+	return s, err
+}
+
+// MoveFactFrom moves a statement along the ladder of the place holding
+// dir, resolved on this machine.
+func (c *Client) MoveFactFrom(ctx context.Context, id int64, dir string, rung memory.Rung) (memory.Statement, error) {
+	var s memory.Statement
+	p, err := c.placeOf(dir, nil)
+	if err != nil {
+		return s, err
+	}
+	err = c.do(ctx, http.MethodPost, "/v1/statements/"+strconv.FormatInt(id, 10)+"/move", nil, gateway.MoveBody{Place: p, Cwd: dir, Rung: rung}, &s)
+	return s, err
+}
+
 // Reopen makes a closed statement current again.
 func (c *Client) Reopen(ctx context.Context, id int64) (memory.Statement, error) {
 	return c.statementCall(ctx, id, "reopen")
