@@ -18,7 +18,9 @@ import (
 
 // safeName is a transcript file name kept as the client had it (Claude
 // Code and Codex read the session id from it); anything else is hashed.
-var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.jsonl$`)
+// Both patterns compile on first use: their bounded repeats make large
+// programs, and every cairn process (each hook) links this package.
+var safeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.jsonl$`) })
 
 // uploadLocks serializes imports of one uploaded file: a Stop hook and a
 // SessionEnd import of the same session may arrive together.
@@ -47,7 +49,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err := s.learnAll(c, b.Place, b.Places); err != nil {
 		return err
 	}
-	reps, err := s.keepAndImport(r, c, b.Provider, uploadName(b.Name, safeName, ".jsonl"), []byte(b.Transcript), b.Session, b.LastAnswer)
+	reps, err := s.keepAndImport(r, c, b.Provider, uploadName(b.Name, safeName(), ".jsonl"), []byte(b.Transcript), b.Session, b.LastAnswer)
 	if err != nil {
 		return err
 	}
@@ -57,7 +59,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request, c *call) error {
 
 // safeExportName is an OpenCode export's file name kept as the client had
 // it (the session id, as cairn's client names it).
-var safeExportName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.json$`)
+var safeExportName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.json$`) })
 
 // uploadOpenCode stores one exported OpenCode session (the JSON `opencode
 // export` prints) and imports it; a later upload of the same session
@@ -74,7 +76,7 @@ func (s *Server) uploadOpenCode(w http.ResponseWriter, r *http.Request, c *call)
 	if err := s.learnAll(c, b.Place, b.Places); err != nil {
 		return err
 	}
-	reps, err := s.keepAndImport(r, c, memory.ProviderOpenCode, uploadName(b.Name, safeExportName, ".json"), raw, "", "")
+	reps, err := s.keepAndImport(r, c, memory.ProviderOpenCode, uploadName(b.Name, safeExportName(), ".json"), raw, "", "")
 	if err != nil {
 		return err
 	}
