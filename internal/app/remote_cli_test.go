@@ -344,7 +344,8 @@ func TestRemoteCLIRefusals(t *testing.T) {
 		t.Errorf("doctor with the gateway down: exit %d, %s", code, out)
 	}
 	for _, args := range [][]string{{"maintain"}, {"consolidate"}, {"reset", "--yes"}, {"config", "set", "capture", "off"},
-		{"preset", "private"}, {"serve", "--addr", "127.0.0.1:0"}, {"account", "create", "team"}, {"token", "list", "--account", "local"}} {
+		{"preset", "private"}, {"serve", "--addr", "127.0.0.1:0"}, {"account", "create", "team"}, {"token", "list", "--account", "local"},
+		{"ui", "--no-open"}, {"tui"}} {
 		code, _, errOut := runEnv(t, s.remote, args...)
 		if code != 2 || !strings.Contains(errOut, "CAIRN_URL") {
 			t.Errorf("cairn %s in remote mode: exit %d, %q", strings.Join(args, " "), code, errOut)
