@@ -8,9 +8,9 @@ type diffLine struct {
 	Text string
 }
 
-// maxDiffLines bounds the quadratic line diff; larger files are shown as
-// removed and added whole.
-const maxDiffLines = 3000
+// maxDiffLines bounds the quadratic line diff (at most 4 bytes × 2,000²,
+// 16 MB); larger files are shown as removed and added whole.
+const maxDiffLines = 2000
 
 // lineDiff compares two texts line by line (longest common subsequence).
 func lineDiff(before, after string) []diffLine {
@@ -26,9 +26,9 @@ func lineDiff(before, after string) []diffLine {
 		return out
 	}
 	// lcs[i][j] is the common length of a[i:] and b[j:].
-	lcs := make([][]int, len(a)+1)
+	lcs := make([][]int32, len(a)+1)
 	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
+		lcs[i] = make([]int32, len(b)+1)
 	}
 	for i := len(a) - 1; i >= 0; i-- {
 		for j := len(b) - 1; j >= 0; j-- {

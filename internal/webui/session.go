@@ -168,12 +168,19 @@ func (ss *sessions) end(id string) {
 
 func setCookie(w http.ResponseWriter, r *http.Request, s *session) {
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.id, Path: Prefix, HttpOnly: true,
-		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+		Secure: overTLS(r), SameSite: http.SameSiteStrictMode})
+}
+
+// overTLS reports whether the browser reached us over HTTPS, directly or
+// through a proxy that terminated TLS and says so. A forged header only
+// makes the cookie stricter.
+func overTLS(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 func clearCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: Prefix, MaxAge: -1, HttpOnly: true,
-		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+		Secure: overTLS(r), SameSite: http.SameSiteStrictMode})
 }
 
 // safeNext keeps a post-sign-in redirect inside the pages. The path is

@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -56,4 +57,29 @@ func FuzzSafeNext(f *testing.F) {
 			t.Fatalf("safeNext(%q) = %q resolves to %s", next, out, r)
 		}
 	})
+}
+
+// TestCookieSecureBehindTLSProxy: the session cookie is Secure over TLS,
+// and behind a proxy that terminated TLS and says so; not over plain HTTP.
+func TestCookieSecureBehindTLSProxy(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		proto string
+		want  bool
+	}{
+		{"plain http", "", false},
+		{"proxy terminated https", "https", true},
+		{"proxy says http", "http", false},
+	} {
+		r := httptest.NewRequest("GET", "http://127.0.0.1/ui/", nil)
+		if tc.proto != "" {
+			r.Header.Set("X-Forwarded-Proto", tc.proto)
+		}
+		w := httptest.NewRecorder()
+		setCookie(w, r, &session{id: "x"})
+		cs := w.Result().Cookies()
+		if len(cs) != 1 || cs[0].Secure != tc.want {
+			t.Errorf("%s: cookies %+v, want Secure=%v", tc.name, cs, tc.want)
+		}
+	}
 }
