@@ -129,3 +129,64 @@ console.log("ok");
 		t.Fatalf("driving the plugin: %v\n%s", err, out)
 	}
 }
+
+// TestPluginSkipsTitleRequests drives the plugin in node with a stand-in
+// cairn (a script that logs its calls and prints a block) and the shell
+// helper OpenCode passes as $: a turn's system prompt gets the block; the
+// title request OpenCode makes for the same session gets nothing and
+// costs no call.
+func TestPluginSkipsTitleRequests(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls.log")
+	fake := filepath.Join(dir, "cairn")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> '"+calls+"'\necho '<cairn-memory>BLOCK</cairn-memory>'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cairn.mjs"), pluginSource(fake, ""), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	driver := filepath.Join(dir, "drive.mjs")
+	if err := os.WriteFile(driver, []byte(`
+import { execFileSync } from "node:child_process";
+import { CairnPlugin } from "./cairn.mjs";
+// OpenCode's $: a tagged template with .env().quiet().nothrow(), awaited.
+function $(parts, cmd, args) {
+  let env = process.env;
+  const p = {
+    env(e) { env = e; return p; }, quiet() { return p; }, nothrow() { return p; }, catch() { return p; },
+    then(ok) {
+      try { ok({ exitCode: 0, stdout: execFileSync(cmd, args, { env }) }); }
+      catch { ok({ exitCode: 1, stdout: Buffer.from("") }); }
+    },
+  };
+  return p;
+}
+const hooks = await CairnPlugin({ $, directory: "/tmp" });
+await hooks["chat.message"]({ sessionID: "s1" }, { parts: [{ type: "text", text: "how do commits start?" }] });
+const turn = { system: ["You are opencode, an interactive CLI tool."] };
+await hooks["experimental.chat.system.transform"]({ sessionID: "s1" }, turn);
+const title = { system: ["You are a title generator. You output ONLY a thread title. Nothing else."] };
+await hooks["experimental.chat.system.transform"]({ sessionID: "s1" }, title);
+console.log(JSON.stringify({ turn: turn.system.length, block: turn.system.includes("<cairn-memory>BLOCK</cairn-memory>"), title: title.system.length }));
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, driver).CombinedOutput()
+	if err != nil {
+		t.Fatalf("driving the plugin: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != `{"turn":2,"block":true,"title":1}` {
+		t.Fatalf("system prompts after the transform: %s", got)
+	}
+	log, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(log), "\n"); n != 1 || !strings.Contains(string(log), "hook opencode system --session s1") {
+		t.Fatalf("cairn was called %d times:\n%s", n, log)
+	}
+}

@@ -14,14 +14,30 @@ const CAIRN_HOME = "";
 const WAIT_MS = 8000; // the longest a model call waits for the block
 const PROMPT_CHARS = 4000; // how much of the request is passed for recall
 
+// OpenCode runs the system transform for its own side requests too: the
+// session's title is asked of a model with this system prompt. Memory is
+// for the agent's turns; a title request gets none (and costs no recall).
+const SIDE_REQUESTS = ["You are a title generator"];
+
+function sideRequest(system) {
+  return system.some((s) => typeof s === "string" && SIDE_REQUESTS.some((m) => s.includes(m)));
+}
+
 function childEnv() {
   const env = { ...process.env };
   if (CAIRN_HOME) env.CAIRN_HOME = CAIRN_HOME;
   return env;
 }
 
+// timeout resolves to null after ms; cancel stops its timer, so a call
+// that finished leaves nothing pending.
 function timeout(ms) {
-  return new Promise((resolve) => setTimeout(() => resolve(null), ms));
+  let timer;
+  const p = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  p.cancel = () => clearTimeout(timer);
+  return p;
 }
 
 // ask runs cairn and returns its stdout, or null when it failed or took
@@ -39,7 +55,9 @@ async function ask($, args) {
         const text = await new Response(proc.stdout).text();
         return (await proc.exited) === 0 ? text : null;
       })();
-      const out = await Promise.race([done, timeout(WAIT_MS)]);
+      const limit = timeout(WAIT_MS);
+      const out = await Promise.race([done, limit]);
+      limit.cancel();
       if (out === null) {
         try {
           proc.kill();
@@ -49,7 +67,9 @@ async function ask($, args) {
     }
     if (typeof $ === "function") {
       const run = $`${CAIRN} ${args}`.env(childEnv()).quiet().nothrow();
-      const res = await Promise.race([run, timeout(WAIT_MS)]);
+      const limit = timeout(WAIT_MS);
+      const res = await Promise.race([run, limit]);
+      limit.cancel();
       if (!res || res.exitCode !== 0) return null;
       return res.stdout.toString();
     }
@@ -105,7 +125,7 @@ export const CairnPlugin = async ({ $, directory, worktree } = {}) => {
     "experimental.chat.system.transform": async (input, output) => {
       try {
         const id = input && input.sessionID;
-        if (!id || !output || !Array.isArray(output.system)) return;
+        if (!id || !output || !Array.isArray(output.system) || sideRequest(output.system)) return;
         const s = session(id);
         if (s.askedFor !== s.prompt) {
           const args = ["hook", "opencode", "system", "--session", id, "--cwd", cwd];
