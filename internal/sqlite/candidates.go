@@ -51,7 +51,7 @@ func (db *DB) AnyDue(ctx context.Context, acct memory.AccountID, now time.Time) 
 // first, with their session's place.
 func (db *DB) DueCandidates(ctx context.Context, acct memory.AccountID, now time.Time, limit int) ([]memory.Candidate, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT c.id, c.session_id, c.turn_id, c.draft, c.user_text, c.due_at, s.worktree, s.project, s.repo
-		FROM candidates c JOIN sessions s ON s.id = c.session_id
+		FROM candidates c JOIN sessions s ON s.id = c.session_id AND s.account_id = c.account_id
 		WHERE c.account_id = ? AND c.status = 'pending' AND c.due_at <= ? ORDER BY c.id LIMIT ?`, int64(acct), millis(now), limit)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "read due candidates", err)

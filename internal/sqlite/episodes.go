@@ -67,7 +67,8 @@ const episodeCols = `e.id, e.session_id, s.external_id, e.turn_id, t.seq, t.key,
 	e.summary, e.tools, e.files, e.status, e.first_part, e.last_part, e.at, e.created_at, e.confidence, e.pinned, e.expired_at,
 	e.reason, e.usage_count`
 
-const episodeFrom = ` FROM episodes e JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id`
+const episodeFrom = ` FROM episodes e JOIN sessions s ON s.id = e.session_id AND s.account_id = e.account_id
+	JOIN turns t ON t.id = e.turn_id AND t.account_id = e.account_id`
 
 func scanEpisodes(ctx context.Context, q querier, query string, args ...any) ([]memory.Episode, error) {
 	rows, err := q.QueryContext(ctx, query, args...)

@@ -51,7 +51,7 @@ func (db *DB) ClaimJob(ctx context.Context, acct memory.AccountID, sessionID int
 				lease_until = excluded.lease_until, updated_at = excluded.updated_at
 			WHERE jobs.lease_until < ? AND jobs.next_at <= ?
 			  AND (jobs.status IN ('pending', 'running')
-			       OR (jobs.status = 'done' AND EXISTS (SELECT 1 FROM extractions x JOIN sessions s ON s.id = x.session_id
+			       OR (jobs.status = 'done' AND EXISTS (SELECT 1 FROM extractions x JOIN sessions s ON s.id = x.session_id AND s.account_id = x.account_id
 			           WHERE x.account_id = jobs.account_id AND x.session_id = jobs.session_id AND x.version = jobs.version
 			             AND x.session_at < s.ended_at)))`,
 			int64(acct), sessionID, version, owner, millis(until), millis(tx.Now), sessionID, int64(acct), millis(tx.Now), millis(tx.Now))
@@ -117,7 +117,7 @@ const extractionCols = `x.id, x.session_id, s.external_id, s.provider, s.worktre
 
 // Extractions lists a version's unpruned, non-empty extractions.
 func (db *DB) Extractions(ctx context.Context, acct memory.AccountID, version string) ([]memory.Extraction, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+extractionCols+` FROM extractions x JOIN sessions s ON s.id = x.session_id
+	rows, err := db.read.QueryContext(ctx, `SELECT `+extractionCols+` FROM extractions x JOIN sessions s ON s.id = x.session_id AND s.account_id = x.account_id
 		WHERE x.account_id = ? AND x.version = ? AND x.pruned_at = 0 AND x.empty = 0 ORDER BY x.id`, int64(acct), version)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "read extractions", err)

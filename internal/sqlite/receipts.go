@@ -138,8 +138,8 @@ func (db *DB) LinkReceipts(ctx context.Context, acct memory.AccountID, provider 
 // min refused turns since since, and no turn that got a normal answer.
 func (db *DB) HoldBackCandidates(ctx context.Context, acct memory.AccountID, since time.Time, min int) ([]int64, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT ri.statement_id FROM receipt_items ri
-		JOIN receipts r ON r.id = ri.receipt_id
-		JOIN turns t ON t.id = r.turn_id
+		JOIN receipts r ON r.id = ri.receipt_id AND r.account_id = ri.account_id
+		JOIN turns t ON t.id = r.turn_id AND t.account_id = ri.account_id
 		JOIN statements s ON s.id = ri.statement_id
 		WHERE ri.account_id = ? AND s.writer = 'model' AND s.expired_at = 0 AND r.created_at >= ?
 		GROUP BY ri.statement_id

@@ -333,7 +333,8 @@ func loadStatement(ctx context.Context, q querier, acct memory.AccountID, id int
 
 func loadEvidence(ctx context.Context, q querier, id int64) ([]memory.Evidence, error) {
 	rows, err := q.QueryContext(ctx, `SELECT e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), COALESCE(t.key, ''), e.part_seq, e.source, e.quote
-		FROM evidence e LEFT JOIN sessions s ON s.id = e.session_id LEFT JOIN turns t ON t.id = e.turn_id
+		FROM evidence e LEFT JOIN sessions s ON s.id = e.session_id AND s.account_id = e.account_id
+		LEFT JOIN turns t ON t.id = e.turn_id AND t.account_id = e.account_id
 		WHERE e.statement_id = ? ORDER BY e.id`, id)
 	if err != nil {
 		return nil, err

@@ -190,6 +190,15 @@ func testIsolation(t *testing.T, open Open) {
 	if a.Action != temporal.Insert || len(a.Statement.Evidence) != 0 {
 		t.Errorf("my write: %+v", a)
 	}
+	// Evidence of mine that names their session and turn reads back as
+	// nothing of theirs (the ids came from a caller, not from my rows).
+	leak := fact("deploy", "target", "Render", day0)
+	leak.Evidence = []memory.Evidence{{SessionID: o.session, TurnID: o.turn, Source: "cli"}}
+	for _, ev := range must(e.Store.Statement(ctx, me, e.applyOne(me, leak).Statement.ID))(t).Evidence {
+		if ev.SessionRef != "" || ev.TurnKey != "" || ev.TurnSeq != 0 {
+			t.Errorf("evidence naming another account's turn reads back %+v", ev)
+		}
+	}
 	note := memory.Statement{Kind: memory.KindNote, Object: "secret plan: migrate billing to Postgres", Cardinality: memory.Many,
 		Tier: memory.TierAsserted, Writer: memory.WriterUser, Confidence: 0.5, ValidAt: day0}
 	if n := e.applyOne(me, note); n.Action != temporal.Insert {
