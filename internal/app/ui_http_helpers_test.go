@@ -43,11 +43,25 @@ func newUIEnv(t *testing.T) *uiEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	gw := newGateway(db, config.Default(), t.TempDir(), gateway.Options{Rate: -1})
-	accts := gateway.Accounts{Store: db}
+	return newUIEnvOn(t, db)
+}
+
+// newUIEnvOn serves the pages over st, as `cairn serve --db` would.
+func newUIEnvOn(t *testing.T, st teamStore) *uiEnv {
+	t.Helper()
+	gw := newGateway(st, config.Default(), t.TempDir(), gateway.Options{Rate: -1})
+	accts := gateway.Accounts{Store: st}
 	hs := httptest.NewServer(withUI(gw, accts, "test", nil))
 	t.Cleanup(func() { hs.Close(); gw.Close() })
-	return &uiEnv{t: t, url: hs.URL, st: db, gw: gw, accts: accts}
+	return &uiEnv{t: t, url: hs.URL, st: st, gw: gw, accts: accts}
+}
+
+// forEachUIStore runs a test of the pages over every store the gateway
+// serves from: SQLite always, PostgreSQL when CAIRN_TEST_POSTGRES is set.
+func forEachUIStore(t *testing.T, test func(*testing.T, *uiEnv)) {
+	for _, gs := range gatewayStores() {
+		t.Run(gs.name, func(t *testing.T) { test(t, newUIEnvOn(t, gs.open(t))) })
+	}
 }
 
 // uiAccount is an account with one operator token.

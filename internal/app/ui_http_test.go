@@ -91,9 +91,10 @@ func idPath(format string, id int64) string {
 // cannot read or other sites send; one account never sees another's
 // memory; a revoked token ends its session; a form without the session's
 // CSRF token changes nothing.
-func TestUITokenRules(t *testing.T) {
+func TestUITokenRules(t *testing.T) { forEachUIStore(t, uiTokenRules) }
+
+func uiTokenRules(t *testing.T, e *uiEnv) {
 	ctx := context.Background()
-	e := newUIEnv(t)
 	alice, bob := e.account("alice"), e.account("bob")
 	aSeed, bSeed := seedUI(t, e, alice, "alice-only"), seedUI(t, e, bob, "bob-only")
 	aEng, bEng := e.engine(alice), e.engine(bob)
@@ -357,8 +358,9 @@ func TestUIOneTimeLink(t *testing.T) {
 
 // TestUIScreens: every screen answers a signed-in browser with its page
 // and the headers that keep it to itself.
-func TestUIScreens(t *testing.T) {
-	e := newUIEnv(t)
+func TestUIScreens(t *testing.T) { forEachUIStore(t, uiScreens) }
+
+func uiScreens(t *testing.T, e *uiEnv) {
 	alice := e.account("alice")
 	seed := seedUI(t, e, alice, "alice-only")
 	b := e.browser()
@@ -427,9 +429,10 @@ func TestUIScreens(t *testing.T) {
 // TestUIForms: every action works as a plain form post from a browser
 // without JavaScript, and the store shows it; bad input shows an error
 // and changes no stored row.
-func TestUIForms(t *testing.T) {
+func TestUIForms(t *testing.T) { forEachUIStore(t, uiForms) }
+
+func uiForms(t *testing.T, e *uiEnv) {
 	ctx := context.Background()
-	e := newUIEnv(t)
 	alice := e.account("alice")
 	seed := seedUI(t, e, alice, "alice-only")
 	eng := e.engine(alice)
