@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -42,6 +43,7 @@ const (
 	changeUndo
 	changePin
 	changeUnpin
+	changeEdit
 )
 
 func (c change) verb() string {
@@ -52,6 +54,8 @@ func (c change) verb() string {
 		return "restore"
 	case changePin:
 		return "pin"
+	case changeEdit:
+		return "edit"
 	}
 	return "unpin"
 }
@@ -64,6 +68,8 @@ func (c change) done() string {
 		return "restored"
 	case changePin:
 		return "pinned"
+	case changeEdit:
+		return "edited"
 	}
 	return "unpinned"
 }
@@ -105,6 +111,18 @@ func apply(ctx context.Context, eng Engine, c change, ref engine.Ref, label stri
 			_, msg.err = eng.Undo(ctx, ref)
 		case changePin, changeUnpin:
 			_, msg.err = eng.Pin(ctx, ref, c == changePin)
+		}
+		return msg
+	}
+}
+
+// reword replaces a note's wording; the old one stays as history.
+func reword(ctx context.Context, eng Engine, ref engine.Ref, label, text string) tea.Cmd {
+	return func() tea.Msg {
+		msg := changedMsg{change: changeEdit, ref: ref, label: label}
+		var st memory.Statement
+		if st, msg.err = eng.EditNote(ctx, ref.ID, text); msg.err == nil && st.ID != ref.ID {
+			msg.label += " (now #" + strconv.FormatInt(st.ID, 10) + ")"
 		}
 		return msg
 	}

@@ -7,7 +7,7 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom        key.Binding
 	NextTab, PrevTab, Tab1, Tab2, Tab3, Tab4, Tab5 key.Binding
 	Search, Run, Leave                             key.Binding
-	Forget, Undo, Pin, Reload, Help, Quit          key.Binding
+	Forget, Undo, Pin, Edit, Reload, Help, Quit    key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -34,6 +34,7 @@ func newKeyMap() keyMap {
 		Forget:   b("f", "forget", "f"),
 		Undo:     b("u", "undo", "u"),
 		Pin:      b("p", "pin/unpin", "p"),
+		Edit:     b("e", "edit", "e"),
 		Reload:   b("r", "reload", "r"),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
@@ -72,6 +73,7 @@ func (k keyMap) full() []helpLine {
 		{k.Forget, "forget the selected note, fact or episode: it moves to the forgotten tab"},
 		{k.Undo, "restore the selected forgotten row; elsewhere, undo your last forget"},
 		{k.Pin, "pin or unpin the selected row: pinned rows are recalled first"},
+		{k.Edit, "reword the selected note; enter saves (the old wording stays as history), esc leaves"},
 		{k.Reload, "read the store again (and rerun the search)"},
 		{k.Help, "this help; ? or esc closes it"},
 		{k.Quit, "quit (also ctrl+c)"},

@@ -39,10 +39,12 @@ type Model struct {
 	back  tab // where esc on the search tab returns
 	lists [tabCount]list
 	input textinput.Model
-	// typing: the search box has the keyboard.
-	typing bool
-	query  string // the search the search tab shows
-	help   bool
+	// typing: the box has the keyboard: a search, or, with editing set,
+	// a note's new wording.
+	typing  bool
+	editing *forgotten
+	query   string // the search the search tab shows
+	help    bool
 
 	ready    bool // the first load has come back
 	switches engine.Switches
@@ -61,13 +63,19 @@ type forgotten struct {
 	label string
 }
 
+// The box's two prompts.
+const (
+	searchPrompt = "search: "
+	editPrompt   = "edit: "
+)
+
 // New builds the model; Init starts the first load.
 func New(ctx context.Context, eng Engine, o Options) Model {
 	if o.Zone == nil {
 		o.Zone = time.Local
 	}
 	in := textinput.New()
-	in.Prompt = "search: "
+	in.Prompt = searchPrompt
 	in.Placeholder = "words to find in every layer"
 	// The terminal's own cursor: a drawn one blinks on a timer, which
 	// would put a clock in the model.
@@ -245,8 +253,12 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.tab = m.tab.prev()
 	case key.Matches(msg, k.Tab1, k.Tab2, k.Tab3, k.Tab4, k.Tab5):
 		m.tab = tab(msg.String()[0] - '1')
+	case key.Matches(msg, k.Edit):
+		return m.startEdit()
 	case key.Matches(msg, k.Search):
 		m.typing = true
+		m.input.Prompt = searchPrompt
+		m.input.SetWidth(m.inputWidth())
 		m.input.SetValue(m.query)
 		m.input.CursorEnd()
 		cmd := m.input.Focus()
@@ -275,9 +287,21 @@ func (m Model) typingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	case "esc":
 		m.typing = false
+		m.editing = nil
 		m.input.Blur()
 		return m, nil
 	case "enter":
+		if e := m.editing; e != nil {
+			text := strings.TrimSpace(m.input.Value())
+			if text == "" {
+				m.status, m.failed = "type the note's new wording, then enter (esc leaves it as it was)", false
+				return m, nil
+			}
+			m.typing, m.editing = false, nil
+			m.input.Blur()
+			m.status, m.failed = "saving "+e.label+"…", false
+			return m, reword(m.ctx, m.eng, e.ref, e.label, text)
+		}
 		q := strings.TrimSpace(m.input.Value())
 		if q == "" {
 			m.status, m.failed = "type what to search for, then enter (esc leaves the box)", false
@@ -339,6 +363,29 @@ func (m Model) undo() (Model, tea.Cmd) {
 	}
 	m.status, m.failed = "nothing to undo: "+r.label+" is not forgotten; u restores a row of the forgotten tab (4) or your last forget", true
 	return m, nil
+}
+
+// startEdit opens the box on the selected note's wording.
+func (m Model) startEdit() (Model, tea.Cmd) {
+	r, ref, err := m.target()
+	if err != nil {
+		return m.refuse(err), nil
+	}
+	if ref.Episode || r.layer != memory.L1 {
+		m.status, m.failed = r.label+" is a summary of a turn, not a note: forget it, or remember a note with `cairn remember`", true
+		return m, nil
+	}
+	if !r.current {
+		m.status, m.failed = r.label+" is not current: u restores it, then e edits it", true
+		return m, nil
+	}
+	m.typing, m.editing = true, &forgotten{ref: ref, label: r.label}
+	m.input.Prompt = editPrompt
+	m.input.SetWidth(m.inputWidth())
+	m.input.SetValue(r.body)
+	m.input.CursorEnd()
+	cmd := m.input.Focus()
+	return m, cmd
 }
 
 func (m Model) pin() (Model, tea.Cmd) {

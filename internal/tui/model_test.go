@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/cairn-memory/cairn/internal/memory"
 )
 
 // TestKeysChangeTheStore drives the model with keys and reads the store
@@ -294,5 +296,46 @@ func TestSearchBoxCursor(t *testing.T) {
 	d.press("esc")
 	if c := d.m.View().Cursor; c != nil {
 		t.Fatalf("the cursor stayed after esc: %+v", c)
+	}
+}
+
+// TestEditNote: e opens the box on the selected note's wording, enter
+// stores the new wording (the old one closed as superseded, not gone);
+// esc leaves it as it was; an episode is not edited.
+func TestEditNote(t *testing.T) {
+	f := newFixture(t)
+	f.seed(t)
+	d := f.open(t, 100, 30)
+	old := f.note(t, "table tests")
+	d.choose("table tests")
+	d.press("e", "ctrl+u", "esc")
+	if n := f.note(t, "table tests"); !n.Current() || n.ID != old.ID {
+		t.Fatalf("esc changed the note: %+v", n)
+	}
+	d.choose("table tests")
+	d.press("e")
+	if !strings.Contains(d.view(), "edit: prefer table tests over long test functions") {
+		t.Fatalf("the box does not hold the note's wording:\n%s", d.view())
+	}
+	d.press("ctrl+u", "prefer table tests with named cases", "enter")
+	if !strings.Contains(d.status(), "edited") {
+		t.Fatalf("status after the edit: %q", d.status())
+	}
+	now := f.note(t, "named cases")
+	if !now.Current() || now.ID == old.ID || now.Category != "style" {
+		t.Fatalf("the new wording: %+v", now)
+	}
+	v, err := f.eng.Notes(f.ctx, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range v.Notes {
+		if n.ID == old.ID && (n.Current() || n.Reason != memory.ReasonSuperseded) {
+			t.Fatalf("the old wording: %+v", n)
+		}
+	}
+	d.press("2", "e")
+	if !strings.Contains(d.status(), "not a note") {
+		t.Fatalf("e on an episode: status %q", d.status())
 	}
 }

@@ -177,6 +177,12 @@ func (m Model) keyLine(w int) string {
 	bs := m.keys.short()
 	if m.typing {
 		bs = []key.Binding{m.keys.Run, m.keys.Leave}
+		if m.editing != nil {
+			save, leave := m.keys.Run, m.keys.Leave
+			save.SetHelp("enter", "save the new wording")
+			leave.SetHelp("esc", "leave it as it was")
+			bs = []key.Binding{save, leave}
+		}
 	}
 	var parts []string
 	for _, b := range bs {
