@@ -40,6 +40,7 @@ type Engine interface {
 	Ingest(ctx context.Context, sessions []memory.Session) (engine.SourceReport, error)
 	Purge(ctx context.Context) (memory.PurgeCounts, error)
 	WorkOnce(ctx context.Context) (engine.WorkReport, error)
+	WorkDue(ctx context.Context) (bool, error)
 	Close() error
 }
 

@@ -163,7 +163,7 @@ func decode(r *http.Request, v any) error {
 }
 
 // Start runs the background round (promotion, extraction, consolidation)
-// for every open account until ctx ends or Close is called.
+// for every account until ctx ends or Close is called.
 func (s *Server) Start(ctx context.Context) {
 	ctx, s.stop = context.WithCancel(ctx)
 	s.wg.Add(1)
@@ -183,9 +183,13 @@ func (s *Server) Start(ctx context.Context) {
 }
 
 // WorkOnce runs one background round for every account with an open
-// engine; a failure is logged and the others go on.
+// engine, and for every other account that has work due: an account
+// nobody has called since the gateway started still has its sessions
+// extracted and consolidated. A failure is logged and the others go on.
 func (s *Server) WorkOnce(ctx context.Context) {
+	open := map[memory.AccountID]bool{}
 	s.engines.each(func(a memory.AccountID, e Engine) {
+		open[a] = true
 		if ctx.Err() != nil {
 			return
 		}
@@ -193,6 +197,28 @@ func (s *Server) WorkOnce(ctx context.Context) {
 			s.log.Error("background round", "account", a, "err", err)
 		}
 	})
+	accts, err := s.o.Accounts.Accounts(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Error("background round: list accounts", "err", err)
+		}
+		return
+	}
+	for _, a := range accts {
+		if open[a.ID] || ctx.Err() != nil {
+			continue
+		}
+		e, err := s.engines.get(ctx, a.ID)
+		if err == nil {
+			var due bool
+			if due, err = e.WorkDue(ctx); err == nil && due {
+				_, err = e.WorkOnce(ctx)
+			}
+		}
+		if err != nil && ctx.Err() == nil {
+			s.log.Error("background round", "account", a.ID, "err", err)
+		}
+	}
 }
 
 // Close stops the background round and closes every engine.
