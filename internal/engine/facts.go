@@ -83,23 +83,49 @@ func (e *Engine) Facts(ctx context.Context, q FactQuery) (FactsView, error) {
 	if err != nil {
 		return FactsView{}, err
 	}
-	all, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: kinds, Sight: see, Live: true})
+	recent, err := e.recentChanges(ctx, kinds, see)
+	return FactsView{Place: p, Current: cur, Recent: recent}, err
+}
+
+// recentChanges lists the rows in sight closed lately, each with the row
+// that replaced it: at most recall.recent_changes_limit within
+// recall.recent_changes_window.
+func (e *Engine) recentChanges(ctx context.Context, kinds []memory.Kind, see *memory.Sight) ([]Change, error) {
+	now := e.now()
+	// Only rows closed within the window are read, then their
+	// replacements: reading every live row cost a standing block most of
+	// its time on a big store.
+	closed, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: kinds, Sight: see, Live: true,
+		ExpiredSince: now.Add(-e.cfg.Recall.RecentWindow.D())})
 	if err != nil {
-		return FactsView{}, err
+		return nil, err
 	}
-	v := FactsView{Place: p, Current: cur}
+	olds := temporal.RecentChanges(closed, now, e.cfg.Recall.RecentWindow.D(), e.cfg.Recall.RecentLimit)
+	var ids []int64
+	for _, o := range olds {
+		if o.ReplacedBy != 0 {
+			ids = append(ids, o.ReplacedBy)
+		}
+	}
 	byID := map[int64]memory.Statement{}
-	for _, s := range all {
-		byID[s.ID] = s
+	if len(ids) > 0 {
+		news, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{IDs: ids, Kinds: kinds, Sight: see, Live: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range news {
+			byID[s.ID] = s
+		}
 	}
-	for _, old := range temporal.RecentChanges(all, e.now(), e.cfg.Recall.RecentWindow.D(), e.cfg.Recall.RecentLimit) {
+	var out []Change
+	for _, old := range olds {
 		c := Change{Old: old}
 		if n, ok := byID[old.ReplacedBy]; ok {
 			c.New = &n
 		}
-		v.Recent = append(v.Recent, c)
+		out = append(out, c)
 	}
-	return v, nil
+	return out, nil
 }
 
 // Timeline lists rows in time order on a clock within [since, until).

@@ -431,11 +431,11 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 	}
 	// What changed lately comes first; older closed session state is
 	// history.
-	v, err := e.Facts(ctx, FactQuery{Place: &p})
+	recent, err := e.recentChanges(ctx, []memory.Kind{memory.KindFact, memory.KindEvent}, &see)
 	if err != nil {
 		return err
 	}
-	for i, c := range v.Recent {
+	for i, c := range recent {
 		if c.Old.Tier != memory.TierNone {
 			g.addChange(c.Old, c.New, 0.6-float64(i)*0.01)
 		}

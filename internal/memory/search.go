@@ -74,6 +74,9 @@ type StatementFilter struct {
 	Current    bool   // only rows true now and believed now
 	Live       bool   // leave out withdrawn rows (retracted, forgotten, held back, revised)
 	Pinned     bool   // only pinned rows
+	// ExpiredSince, when set, keeps only rows cairn stopped believing at or
+	// after it (what changed lately).
+	ExpiredSince time.Time
 	Evidence   bool   // load each row's evidence
 	Session    int64  // only rows with evidence in this session (its id)
 	Limit      int

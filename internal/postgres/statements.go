@@ -263,21 +263,31 @@ func loadStatement(ctx context.Context, tx *Tx, id int64) (memory.Statement, err
 }
 
 func loadEvidence(ctx context.Context, tx *Tx, id int64) ([]memory.Evidence, error) {
-	rows, err := tx.query(ctx, `SELECT e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), COALESCE(t.key, ''), e.part_seq, e.source, e.quote
+	by, err := evidenceOf(ctx, tx, []int64{id})
+	return by[id], err
+}
+
+// evidenceOf reads the evidence of many statements in one query (a query
+// per row cost a standing block most of its time), each row's in the
+// order it was added.
+func evidenceOf(ctx context.Context, tx *Tx, ids []int64) (map[int64][]memory.Evidence, error) {
+	rows, err := tx.query(ctx, `SELECT e.statement_id, e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), COALESCE(t.key, ''),
+			e.part_seq, e.source, e.quote
 		FROM evidence e LEFT JOIN sessions s ON s.id = e.session_id AND s.account_id = e.account_id
 		LEFT JOIN turns t ON t.id = e.turn_id AND t.account_id = e.account_id
-		WHERE e.statement_id = ? AND e.account_id = ? ORDER BY e.id`, id, int64(tx.acct))
+		WHERE e.statement_id = ANY(?) AND e.account_id = ? ORDER BY e.id`, ids, int64(tx.acct))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []memory.Evidence
+	out := map[int64][]memory.Evidence{}
 	for rows.Next() {
+		var id int64
 		var e memory.Evidence
-		if err := rows.Scan(&e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.PartSeq, &e.Source, &e.Quote); err != nil {
+		if err := rows.Scan(&id, &e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.PartSeq, &e.Source, &e.Quote); err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		out[id] = append(out[id], e)
 	}
 	return out, rows.Err()
 }
@@ -323,6 +333,10 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if f.Pinned {
 		sb.WriteString(` AND pinned = 1`)
 	}
+	if !f.ExpiredSince.IsZero() {
+		sb.WriteString(` AND expired_at >= ?`)
+		args = append(args, millis(f.ExpiredSince))
+	}
 	if f.Session != 0 {
 		sb.WriteString(` AND id IN (SELECT statement_id FROM evidence WHERE account_id = ? AND session_id = ?)`)
 		args = append(args, int64(acct), f.Session)
@@ -339,11 +353,17 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 		if out, err = scanStatements(ctx, tx, sb.String(), args...); err != nil {
 			return err
 		}
-		if f.Evidence {
+		if f.Evidence && len(out) > 0 {
+			ids := make([]int64, len(out))
 			for i := range out {
-				if out[i].Evidence, err = loadEvidence(ctx, tx, out[i].ID); err != nil {
-					return err
-				}
+				ids[i] = out[i].ID
+			}
+			by, err := evidenceOf(ctx, tx, ids)
+			if err != nil {
+				return err
+			}
+			for i := range out {
+				out[i].Evidence = by[out[i].ID]
 			}
 		}
 		return nil

@@ -332,23 +332,50 @@ func loadStatement(ctx context.Context, q querier, acct memory.AccountID, id int
 }
 
 func loadEvidence(ctx context.Context, q querier, id int64) ([]memory.Evidence, error) {
-	rows, err := q.QueryContext(ctx, `SELECT e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), COALESCE(t.key, ''), e.part_seq, e.source, e.quote
+	by, err := evidenceOf(ctx, q, []int64{id})
+	return by[id], err
+}
+
+// evidenceChunk bounds the ids of one evidence query.
+const evidenceChunk = 500
+
+// evidenceOf reads the evidence of many statements in a few queries (a
+// query per row cost a standing block most of its time), each row's in
+// the order it was added. Sessions and turns are named only within the
+// evidence's own account.
+func evidenceOf(ctx context.Context, q querier, ids []int64) (map[int64][]memory.Evidence, error) {
+	out := map[int64][]memory.Evidence{}
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), evidenceChunk)]
+		ids = ids[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT e.statement_id, e.session_id, COALESCE(s.external_id, ''), e.turn_id, COALESCE(t.seq, 0), COALESCE(t.key, ''),
+			e.part_seq, e.source, e.quote
 		FROM evidence e LEFT JOIN sessions s ON s.id = e.session_id AND s.account_id = e.account_id
 		LEFT JOIN turns t ON t.id = e.turn_id AND t.account_id = e.account_id
-		WHERE e.statement_id = ? ORDER BY e.id`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []memory.Evidence
-	for rows.Next() {
-		var e memory.Evidence
-		if err := rows.Scan(&e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.PartSeq, &e.Source, &e.Quote); err != nil {
+		WHERE e.statement_id IN (?`+strings.Repeat(",?", len(chunk)-1)+`) ORDER BY e.id`, args...)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		for rows.Next() {
+			var id int64
+			var e memory.Evidence
+			if err := rows.Scan(&id, &e.SessionID, &e.SessionRef, &e.TurnID, &e.TurnSeq, &e.TurnKey, &e.PartSeq, &e.Source, &e.Quote); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = append(out[id], e)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Statement returns one row with its evidence.

@@ -39,6 +39,10 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if f.Pinned {
 		sb.WriteString(` AND pinned = 1`)
 	}
+	if !f.ExpiredSince.IsZero() {
+		sb.WriteString(` AND expired_at >= ?`)
+		args = append(args, millis(f.ExpiredSince))
+	}
 	if f.Session != 0 {
 		sb.WriteString(` AND id IN (SELECT statement_id FROM evidence WHERE account_id = ? AND session_id = ?)`)
 		args = append(args, int64(acct), f.Session)
@@ -53,11 +57,17 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "read statements", err)
 	}
-	if f.Evidence {
+	if f.Evidence && len(out) > 0 {
+		ids := make([]int64, len(out))
 		for i := range out {
-			if out[i].Evidence, err = loadEvidence(ctx, db.read, out[i].ID); err != nil {
-				return nil, memory.Wrap(memory.CodeInternal, "read evidence", err)
-			}
+			ids[i] = out[i].ID
+		}
+		by, err := evidenceOf(ctx, db.read, ids)
+		if err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "read evidence", err)
+		}
+		for i := range out {
+			out[i].Evidence = by[out[i].ID]
 		}
 	}
 	return out, nil

@@ -83,6 +83,20 @@ func testStatements(t *testing.T, open Open) {
 		if !slices.Equal(objects(cur), []string{"Fly.io, Frankfurt"}) {
 			t.Fatalf("current: %v", objects(cur))
 		}
+		// What changed lately: the superseded row, expired an hour in.
+		for _, tc := range []struct {
+			since time.Time
+			want  []string
+		}{
+			{day0.Add(30 * time.Minute), []string{"Render, Oregon"}},
+			{day0.Add(time.Hour), []string{"Render, Oregon"}},
+			{day0.Add(2 * time.Hour), nil},
+		} {
+			got := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{ExpiredSince: tc.since}))(t)
+			if !slices.Equal(objects(got), tc.want) {
+				t.Errorf("expired since %v: %v, want %v", tc.since, objects(got), tc.want)
+			}
+		}
 		// As-of on both clocks over what the store returns.
 		all := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{}))(t)
 		if got := objects(temporal.AsOf(all, day0.Add(12*time.Hour), temporal.World)); !slices.Equal(got, []string{"Render, Oregon"}) {
