@@ -77,7 +77,7 @@ type StatementFilter struct {
 	// ExpiredSince, when set, keeps only rows cairn stopped believing at or
 	// after it (what changed lately).
 	ExpiredSince time.Time
-	Evidence   bool   // load each row's evidence
-	Session    int64  // only rows with evidence in this session (its id)
-	Limit      int
+	Evidence     bool  // load each row's evidence
+	Session      int64 // only rows with evidence in this session (its id)
+	Limit        int
 }
