@@ -173,3 +173,12 @@ func (t team) Serve(ctx context.Context, o cli.ServeOptions) error {
 		return err
 	}
 }
+
+// RefreshPlannerStats passes the background round's statistics refresh to
+// a store that keeps planner statistics of its own (SQLite's).
+func (s sharedStore) RefreshPlannerStats(ctx context.Context) error {
+	if p, ok := s.teamStore.(engine.PlannerStats); ok {
+		return p.RefreshPlannerStats(ctx)
+	}
+	return nil
+}

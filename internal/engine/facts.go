@@ -95,12 +95,19 @@ func (e *Engine) recentChanges(ctx context.Context, kinds []memory.Kind, see *me
 	// Only rows closed within the window are read, then their
 	// replacements: reading every live row cost a standing block most of
 	// its time on a big store.
-	closed, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: kinds, Sight: see, Live: true,
-		ExpiredSince: now.Add(-e.cfg.Recall.RecentWindow.D())})
+	limit := e.cfg.Recall.RecentLimit
+	f := memory.StatementFilter{Kinds: kinds, Sight: see, Live: true, Reason: memory.ReasonSuperseded, ByExpiry: true,
+		ExpiredSince: now.Add(-e.cfg.Recall.RecentWindow.D())}
+	if limit >= 0 {
+		// A few more than shown: rows stamped after now (another
+		// machine's clock) are read and left out.
+		f.Limit = 2*limit + 8
+	}
+	closed, err := e.store.Statements(ctx, e.acct, f)
 	if err != nil {
 		return nil, err
 	}
-	olds := temporal.RecentChanges(closed, now, e.cfg.Recall.RecentWindow.D(), e.cfg.Recall.RecentLimit)
+	olds := temporal.RecentChanges(closed, now, e.cfg.Recall.RecentWindow.D(), limit)
 	var ids []int64
 	for _, o := range olds {
 		if o.ReplacedBy != 0 {

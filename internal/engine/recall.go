@@ -396,7 +396,7 @@ func (g *gatherer) addEpisode(ep memory.Episode, score float64) {
 func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64) error {
 	e := g.e
 	see := memory.SightOf(p, memory.RungEverywhere)
-	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true, Evidence: true})
+	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true})
 	if err != nil {
 		return err
 	}
@@ -415,11 +415,13 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 		}
 		return rules[i].ID < rules[j].ID
 	})
-	limit := e.cfg.Recall.L1Limit
+	rules = rules[:min(len(rules), e.cfg.Recall.L1Limit)]
+	// Evidence is read for the rules the block shows only (their receipt
+	// names the turns they came from), not for every note in sight.
+	if err := e.withEvidence(ctx, rules); err != nil {
+		return err
+	}
 	for i, n := range rules {
-		if i >= limit {
-			break
-		}
 		g.addStatement(n, 1-float64(i)*0.01)
 	}
 	// Where work in this place left off: the session-state facts now,
@@ -601,4 +603,27 @@ func shortRef(s string) string {
 		return s[:8]
 	}
 	return s
+}
+
+// withEvidence fills in the evidence of rows read without it.
+func (e *Engine) withEvidence(ctx context.Context, rows []memory.Statement) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	full, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{IDs: ids, Evidence: true})
+	if err != nil {
+		return err
+	}
+	by := make(map[int64][]memory.Evidence, len(full))
+	for _, f := range full {
+		by[f.ID] = f.Evidence
+	}
+	for i := range rows {
+		rows[i].Evidence = by[rows[i].ID]
+	}
+	return nil
 }

@@ -26,8 +26,16 @@ type WorkReport struct {
 	Phase2      []Phase2Report `json:"phase2,omitempty"`
 	Embeddings  EmbedReport    `json:"embeddings"`
 	// EmbedError says why embedding failed this round; the rows stay due.
-	EmbedError string        `json:"embed_error,omitempty"`
+	EmbedError string `json:"embed_error,omitempty"`
+	// StatsError says why the planner statistics were not refreshed.
+	StatsError string        `json:"stats_error,omitempty"`
 	Took       time.Duration `json:"took_ns"`
+}
+
+// PlannerStats is a store whose query planner keeps statistics that the
+// background round refreshes (SQLite's; a server refreshes its own).
+type PlannerStats interface {
+	RefreshPlannerStats(ctx context.Context) error
 }
 
 // WorkDue is the cheap check a hook makes before starting a background
@@ -94,6 +102,13 @@ func (e *Engine) WorkOnce(ctx context.Context) (WorkReport, error) {
 			if rep.Phase2, err = e.Consolidate(ctx, false); err != nil {
 				return rep, err
 			}
+		}
+	}
+	// The query planner's statistics follow the store as it grows (an
+	// embedded store has no server doing it); a failure costs only speed.
+	if o, ok := e.store.(PlannerStats); ok {
+		if err := o.RefreshPlannerStats(ctx); err != nil && ctx.Err() == nil {
+			rep.StatsError = err.Error()
 		}
 	}
 	// Last, so a slow or unreachable endpoint never delays memory work; a

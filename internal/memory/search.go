@@ -77,7 +77,12 @@ type StatementFilter struct {
 	// ExpiredSince, when set, keeps only rows cairn stopped believing at or
 	// after it (what changed lately).
 	ExpiredSince time.Time
-	Evidence     bool  // load each row's evidence
-	Session      int64 // only rows with evidence in this session (its id)
-	Limit        int
+	// Reason keeps only rows closed for this reason.
+	Reason Reason
+	// ByExpiry orders the newest closed rows first (by expired_at, then
+	// id, both descending) instead of oldest first.
+	ByExpiry bool
+	Evidence bool  // load each row's evidence
+	Session  int64 // only rows with evidence in this session (its id)
+	Limit    int
 }

@@ -77,3 +77,16 @@ func tableNames(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// RefreshPlannerStats lets SQLite refresh the planner's statistics where
+// they are missing or stale, from a sample of each index. Without them
+// the planner walks an index on account_id alone for queries a table scan
+// answers faster (a standing block's session-state read took 3× longer).
+func (db *DB) RefreshPlannerStats(ctx context.Context) error {
+	for _, q := range []string{`PRAGMA analysis_limit = 400`, `PRAGMA optimize = 0x10002`} {
+		if _, err := db.write.ExecContext(ctx, q); err != nil {
+			return memory.Wrap(memory.CodeInternal, "refresh planner statistics", err)
+		}
+	}
+	return nil
+}

@@ -43,12 +43,20 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 		sb.WriteString(` AND expired_at >= ?`)
 		args = append(args, millis(f.ExpiredSince))
 	}
+	if f.Reason != "" {
+		sb.WriteString(` AND reason = ?`)
+		args = append(args, string(f.Reason))
+	}
 	if f.Session != 0 {
 		sb.WriteString(` AND id IN (SELECT statement_id FROM evidence WHERE account_id = ? AND session_id = ?)`)
 		args = append(args, int64(acct), f.Session)
 	}
 	sightFilter(&sb, &args, f.Sight)
-	sb.WriteString(` ORDER BY id`)
+	if f.ByExpiry {
+		sb.WriteString(` ORDER BY expired_at DESC, id DESC`)
+	} else {
+		sb.WriteString(` ORDER BY id`)
+	}
 	if f.Limit > 0 {
 		sb.WriteString(` LIMIT ?`)
 		args = append(args, f.Limit)

@@ -63,6 +63,46 @@ func objects(rows []memory.Statement) []string {
 }
 
 func testStatements(t *testing.T, open Open) {
+	t.Run("what changed lately", func(t *testing.T) {
+		e := newEnv(t, open)
+		e.applyOne(memory.LocalAccount, fact("production", "deploy_target", "Render, Oregon", day0))
+		e.clock.Add(time.Hour)
+		e.applyOne(memory.LocalAccount, fact("production", "deploy_target", "Fly.io, Frankfurt", day0.AddDate(0, 0, 1)))
+		// What changed lately: the superseded row, expired an hour in.
+		for _, tc := range []struct {
+			since time.Time
+			want  []string
+		}{
+			{day0.Add(30 * time.Minute), []string{"Render, Oregon"}},
+			{day0.Add(time.Hour), []string{"Render, Oregon"}},
+			{day0.Add(2 * time.Hour), nil},
+		} {
+			got := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{ExpiredSince: tc.since}))(t)
+			if !slices.Equal(objects(got), tc.want) {
+				t.Errorf("expired since %v: %v, want %v", tc.since, objects(got), tc.want)
+			}
+		}
+		// Newest closed first, by reason: a third value closes the second
+		// later; a retracted row is closed for another reason.
+		e.clock.Add(time.Hour)
+		e.applyOne(memory.LocalAccount, fact("production", "deploy_target", "Hetzner, Falkenstein", day0.AddDate(0, 0, 2)))
+		other := e.applyOne(memory.LocalAccount, fact("staging", "host", "stage-1", day0))
+		e.clock.Add(time.Hour)
+		must(e.Store.WithdrawStatement(e.ctx, memory.LocalAccount, other.Statement.ID, memory.ReasonRetracted))(t)
+		for _, tc := range []struct {
+			f    memory.StatementFilter
+			want []string
+		}{
+			{memory.StatementFilter{Reason: memory.ReasonSuperseded, ByExpiry: true}, []string{"Fly.io, Frankfurt", "Render, Oregon"}},
+			{memory.StatementFilter{Reason: memory.ReasonSuperseded, ByExpiry: true, Limit: 1}, []string{"Fly.io, Frankfurt"}},
+			{memory.StatementFilter{Reason: memory.ReasonRetracted}, []string{"stage-1"}},
+			{memory.StatementFilter{ByExpiry: true, ExpiredSince: day0.Add(90 * time.Minute)}, []string{"stage-1", "Fly.io, Frankfurt"}},
+		} {
+			if got := objects(must(e.Store.Statements(e.ctx, memory.LocalAccount, tc.f))(t)); !slices.Equal(got, tc.want) {
+				t.Errorf("filter %+v: %v, want %v", tc.f, got, tc.want)
+			}
+		}
+	})
 	t.Run("two clocks and supersession", func(t *testing.T) {
 		e := newEnv(t, open)
 		a := e.applyOne(memory.LocalAccount, fact("production", "deploy_target", "Render, Oregon", day0))
@@ -82,20 +122,6 @@ func testStatements(t *testing.T, open Open) {
 		cur := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{Current: true}))(t)
 		if !slices.Equal(objects(cur), []string{"Fly.io, Frankfurt"}) {
 			t.Fatalf("current: %v", objects(cur))
-		}
-		// What changed lately: the superseded row, expired an hour in.
-		for _, tc := range []struct {
-			since time.Time
-			want  []string
-		}{
-			{day0.Add(30 * time.Minute), []string{"Render, Oregon"}},
-			{day0.Add(time.Hour), []string{"Render, Oregon"}},
-			{day0.Add(2 * time.Hour), nil},
-		} {
-			got := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{ExpiredSince: tc.since}))(t)
-			if !slices.Equal(objects(got), tc.want) {
-				t.Errorf("expired since %v: %v, want %v", tc.since, objects(got), tc.want)
-			}
 		}
 		// As-of on both clocks over what the store returns.
 		all := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{}))(t)
