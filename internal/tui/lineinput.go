@@ -256,7 +256,8 @@ func (l lineInput) View() string {
 }
 
 // Cursor is where the terminal's cursor stands on the box's line, or nil
-// without the focus. The caller sets the line.
+// without the focus; the caller sets the line. The terminal draws it: a
+// cursor drawn in the text would blink on a timer, a clock in the model.
 func (l lineInput) Cursor() *tea.Cursor {
 	if !l.focused {
 		return nil
