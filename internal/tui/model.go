@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-memory/cairn/internal/engine"
@@ -38,7 +37,7 @@ type Model struct {
 	tab   tab
 	back  tab // where esc on the search tab returns
 	lists [tabCount]list
-	input textinput.Model
+	input lineInput
 	// typing: the box has the keyboard: a search, or, with editing set,
 	// a note's new wording.
 	typing  bool
@@ -74,14 +73,10 @@ func New(ctx context.Context, eng Engine, o Options) Model {
 	if o.Zone == nil {
 		o.Zone = time.Local
 	}
-	in := textinput.New()
-	in.Prompt = searchPrompt
-	in.Placeholder = "words to find in every layer"
-	// The terminal's own cursor: a drawn one blinks on a timer, which
-	// would put a clock in the model.
-	in.SetVirtualCursor(false)
-	m := Model{ctx: ctx, eng: eng, cwd: o.Cwd, clock: clock{o.Zone}, st: newStyles(), keys: newKeyMap(),
-		input: in, status: "reading the store…", width: 80, height: 24}
+	st := newStyles()
+	m := Model{ctx: ctx, eng: eng, cwd: o.Cwd, clock: clock{o.Zone}, st: st, keys: newKeyMap(),
+		input:  newLineInput(searchPrompt, "words to find in every layer", st.prompt, st.dim),
+		status: "reading the store…", width: 80, height: 24}
 	m.input.SetWidth(m.inputWidth())
 	return m
 }
@@ -110,7 +105,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.key(msg)
 	default:
 		if m.typing {
-			m.input, cmd = m.input.Update(msg)
+			m.input = m.input.Update(msg)
 		}
 	}
 	listH, _ := m.layout()
@@ -261,8 +256,8 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.input.SetWidth(m.inputWidth())
 		m.input.SetValue(m.query)
 		m.input.CursorEnd()
-		cmd := m.input.Focus()
-		return m, cmd
+		m.input.Focus()
+		return m, nil
 	case key.Matches(msg, k.Leave):
 		if m.tab == tabSearch {
 			m.tab = m.back
@@ -317,9 +312,8 @@ func (m Model) typingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.searchSeq++
 		return m, search(m.ctx, m.eng, m.searchSeq, q, m.cwd, true)
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return m, cmd
+	m.input = m.input.Update(msg)
+	return m, nil
 }
 
 // target is the selected row as the engine names it, or why it cannot be
@@ -384,8 +378,8 @@ func (m Model) startEdit() (Model, tea.Cmd) {
 	m.input.SetWidth(m.inputWidth())
 	m.input.SetValue(r.body)
 	m.input.CursorEnd()
-	cmd := m.input.Focus()
-	return m, cmd
+	m.input.Focus()
+	return m, nil
 }
 
 func (m Model) pin() (Model, tea.Cmd) {

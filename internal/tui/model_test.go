@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/cairn-memory/cairn/internal/memory"
 )
 
@@ -296,6 +298,25 @@ func TestSearchBoxCursor(t *testing.T) {
 	d.press("esc")
 	if c := d.m.View().Cursor; c != nil {
 		t.Fatalf("the cursor stayed after esc: %+v", c)
+	}
+}
+
+// TestSearchBoxPasteAndWideText: a bracketed paste reaches the box, made
+// one line, and the cursor stands after wide characters by their width.
+func TestSearchBoxPasteAndWideText(t *testing.T) {
+	f := newFixture(t)
+	f.seed(t)
+	d := f.open(t, 100, 30)
+	d.press("/")
+	d.send(tea.PasteMsg{Content: "日本 staging\ndatabase"})
+	c := d.m.View().Cursor
+	want := len("search: ") + 4 + len(" staging database")
+	if c == nil || c.Position.X != want {
+		t.Fatalf("cursor %+v, want column %d\n%s", c, want, d.view())
+	}
+	d.press("enter")
+	if !strings.Contains(d.status(), "“日本 staging database”") {
+		t.Fatalf("status %q\n%s", d.status(), d.view())
 	}
 }
 

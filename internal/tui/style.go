@@ -6,7 +6,7 @@ import "charm.land/lipgloss/v2"
 // terminal has; the program lowers them further (or drops them, with
 // NO_COLOR) to what the terminal supports.
 type styles struct {
-	title, tab, activeTab, rule, dim, selected, label, banner, err, ok, key lipgloss.Style
+	title, tab, activeTab, rule, dim, selected, label, banner, err, ok, key, prompt lipgloss.Style
 }
 
 func newStyles() styles {
@@ -23,5 +23,6 @@ func newStyles() styles {
 		err:       s().Foreground(lipgloss.BrightRed),
 		ok:        s().Foreground(lipgloss.BrightGreen),
 		key:       s().Bold(true),
+		prompt:    s().Foreground(lipgloss.White), // the box's prompt, as bubbles' textinput drew it
 	}
 }
