@@ -92,6 +92,11 @@ func BenchmarkSearch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			// A store in use has had background rounds, which refresh the
+			// planner's statistics.
+			if err := db.RefreshPlannerStats(ctx); err != nil {
+				b.Fatal(err)
+			}
 			eng := engine.New(db, engine.Options{Config: config.Default(), Resolve: gitdir.Resolve, Readers: readers()})
 			defer eng.Close()
 			cwd := st.Checkouts[0].Dir // the busiest worktree
