@@ -749,3 +749,19 @@ func TestUISessionReceipts(t *testing.T) {
 		t.Error("the text sent is not on the session page")
 	}
 }
+
+// TestUIFlashOnAsOfPage: an action taken from the facts page with an
+// as-of date lands back there with its outcome shown (building the page
+// once took the message before the page was drawn).
+func TestUIFlashOnAsOfPage(t *testing.T) {
+	e := newUIEnv(t)
+	alice := e.account("alice")
+	seed := seedUI(t, e, alice, "alice-only")
+	b := e.browser()
+	b.signIn(alice.secret)
+	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
+	page := b.submit("/ui/facts?clock=world&asof="+tomorrow, "/ui/facts/"+strconv.FormatInt(seed.fact, 10)+"/retract", nil)
+	if msg := banner(page, "flash"); !strings.Contains(msg, "retracted") {
+		t.Fatalf("the as-of page after a retract shows no outcome: flash %q, error %q", msg, banner(page, "error"))
+	}
+}

@@ -66,8 +66,9 @@ func (s *Server) factsPage(w http.ResponseWriter, r *http.Request, v *visit) err
 			d.Timeline = append(d.Timeline, st)
 		}
 	}
+	// One frame per page: building it takes the pending outcome message.
+	l := s.frame(ctx, v, "Facts", "facts")
 	if d.AsOfText != "" {
-		l := s.frame(ctx, v, "Facts", "facts")
 		at, err := parseWhen(d.AsOfText, l.Zone)
 		if err != nil {
 			return err
@@ -77,7 +78,7 @@ func (s *Server) factsPage(w http.ResponseWriter, r *http.Request, v *visit) err
 			return err
 		}
 	}
-	s.pages.render(w, "facts", s.frame(ctx, v, "Facts", "facts"), d)
+	s.pages.render(w, "facts", l, d)
 	return nil
 }
 
