@@ -55,6 +55,18 @@ func TestUICommandOneTimeLink(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "deploys go out on Tuesdays") {
 		t.Fatalf("first use: %d\n%.600s", res.StatusCode, body)
 	}
+	// The server's root and /ui lead to the pages.
+	for _, path := range []string{"/", "/ui"} {
+		res, err := browser.Get(strings.SplitN(link, "/ui/", 2)[0] + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "deploys go out on Tuesdays") {
+			t.Errorf("%s: %d, not the Memory screen", path, res.StatusCode)
+		}
+	}
 	// Another browser with the same link gets nothing.
 	res, err = http.Get(link)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -17,6 +18,10 @@ import (
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	s.mux.Handle("GET "+Prefix+"static/", staticFiles())
+	// `cairn ui` serves the pages alone: its root and /ui lead to them.
+	toPages := http.RedirectHandler(Prefix, http.StatusSeeOther)
+	s.mux.Handle("GET /{$}", toPages)
+	s.mux.Handle("GET "+strings.TrimSuffix(Prefix, "/"), toPages)
 	s.mux.HandleFunc("GET "+Prefix+"login", s.loginPage)
 	s.mux.HandleFunc("POST "+Prefix+"login", s.login)
 	s.handle("POST "+Prefix+"logout", s.logout)
