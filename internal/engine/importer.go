@@ -35,7 +35,10 @@ type Reader interface {
 
 // TranscriptStore keeps L0.
 type TranscriptStore interface {
+	// SaveSession reports in Changed the turns it added or changed, and
+	// the unchanged ones still pending capture; CaptureDone clears that.
 	SaveSession(ctx context.Context, acct memory.AccountID, s memory.Session) (memory.SaveCounts, error)
+	CaptureDone(ctx context.Context, acct memory.AccountID, turnIDs []int64) error
 	// SourceFiles returns the files a source had when last imported and the
 	// client that read it.
 	SourceFiles(ctx context.Context, acct memory.AccountID, path string) ([]transcript.File, memory.Provider, bool, error)
@@ -393,6 +396,17 @@ func (e *Engine) saveSessions(ctx context.Context, sessions []memory.Session, re
 		}
 		if learn {
 			if err := e.captureSession(ctx, s, c.Changed); err != nil {
+				return err
+			}
+		}
+		// Only now are the turns done: a capture that failed above leaves
+		// them pending, and the next save of the session runs it again.
+		if len(c.Changed) > 0 {
+			ids := make([]int64, 0, len(c.Changed))
+			for _, id := range c.Changed {
+				ids = append(ids, id)
+			}
+			if err := e.store.CaptureDone(ctx, e.acct, ids); err != nil {
 				return err
 			}
 		}

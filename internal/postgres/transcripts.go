@@ -24,18 +24,21 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 		}
 		c.SessionID = id
 		existing := map[string][2]string{}
-		rows, err := tx.query(ctx, `SELECT key, id, digest FROM turns WHERE session_id = ? AND account_id = ?`, id, int64(acct))
+		pending := map[string]bool{}
+		rows, err := tx.query(ctx, `SELECT key, id, digest, pending_capture FROM turns WHERE session_id = ? AND account_id = ?`, id, int64(acct))
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var k, d string
 			var tid int64
-			if err := rows.Scan(&k, &tid, &d); err != nil {
+			var pc int16
+			if err := rows.Scan(&k, &tid, &d, &pc); err != nil {
 				rows.Close()
 				return err
 			}
 			existing[k] = [2]string{strconv.FormatInt(tid, 10), d}
+			pending[k] = pc == 1
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -48,6 +51,10 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 			switch {
 			case seen && old[1] == t.Digest:
 				c.TurnsUnchanged++
+				if pending[t.Key] {
+					tid, _ := strconv.ParseInt(old[0], 10, 64)
+					c.Changed[t.Key] = tid // saved before, never learned from
+				}
 				continue
 			case seen:
 				turnID, _ = strconv.ParseInt(old[0], 10, 64)
@@ -55,7 +62,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 					return err
 				}
 				if _, err := tx.exec(ctx, `UPDATE turns SET seq = ?, request = ?, outcome = ?, status = ?, flags = ?, model = ?,
-					started_at = ?, ended_at = ?, digest = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
+					started_at = ?, ended_at = ?, digest = ?, updated_at = ?, pending_capture = 1 WHERE id = ? AND account_id = ?`,
 					t.Seq, t.Request, t.Outcome, string(t.Status), int64(t.Flags), t.Model,
 					millis(t.StartedAt), millis(t.EndedAt), t.Digest, millis(tx.Now), turnID, int64(acct)); err != nil {
 					return err
@@ -63,8 +70,8 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				c.TurnsUpdated++
 			default:
 				if err := tx.row(ctx, `INSERT INTO turns
-					(account_id, session_id, seq, key, request, outcome, status, flags, model, started_at, ended_at, digest, created_at, updated_at)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+					(account_id, session_id, seq, key, request, outcome, status, flags, model, started_at, ended_at, digest, created_at, updated_at, pending_capture)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id`,
 					int64(acct), id, t.Seq, t.Key, t.Request, t.Outcome, string(t.Status), int64(t.Flags), t.Model,
 					millis(t.StartedAt), millis(t.EndedAt), t.Digest, millis(tx.Now), millis(tx.Now)).Scan(&turnID); err != nil {
 					return err
@@ -506,4 +513,17 @@ func (db *DB) Part(ctx context.Context, acct memory.AccountID, id int64) (memory
 		return err
 	})
 	return c, wrap("read part", err)
+}
+
+// CaptureDone clears the turns' pending capture: they have been learned
+// from (or their session may not teach).
+func (db *DB) CaptureDone(ctx context.Context, acct memory.AccountID, turnIDs []int64) error {
+	if len(turnIDs) == 0 {
+		return nil
+	}
+	err := db.update(ctx, acct, func(tx *Tx) error {
+		_, err := tx.exec(ctx, `UPDATE turns SET pending_capture = 0 WHERE account_id = ? AND pending_capture = 1 AND id = ANY(?)`, int64(acct), turnIDs)
+		return err
+	})
+	return wrap("mark turns captured", err)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/transcript"
@@ -28,8 +29,8 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 			return err
 		}
 		insTurn, err := tx.PrepareContext(ctx, `INSERT INTO turns
-			(account_id, session_id, seq, key, request, outcome, status, flags, model, started_at, ended_at, digest, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			(account_id, session_id, seq, key, request, outcome, status, flags, model, started_at, ended_at, digest, created_at, updated_at, pending_capture)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`)
 		if err != nil {
 			return err
 		}
@@ -52,6 +53,9 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 			switch {
 			case seen && old.digest == t.Digest:
 				c.TurnsUnchanged++
+				if old.pending {
+					c.Changed[t.Key] = old.id // saved before, never learned from
+				}
 				continue
 			case seen:
 				turnID = old.id
@@ -59,7 +63,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 					return err
 				}
 				if _, err := tx.ExecContext(ctx, `UPDATE turns SET seq = ?, request = ?, outcome = ?, status = ?, flags = ?, model = ?,
-					started_at = ?, ended_at = ?, digest = ?, updated_at = ? WHERE id = ?`,
+					started_at = ?, ended_at = ?, digest = ?, updated_at = ?, pending_capture = 1 WHERE id = ?`,
 					t.Seq, t.Request, t.Outcome, string(t.Status), int64(t.Flags), t.Model,
 					millis(t.StartedAt), millis(t.EndedAt), t.Digest, millis(tx.Now), turnID); err != nil {
 					return err
@@ -234,12 +238,13 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, pla
 }
 
 type digestRow struct {
-	id     int64
-	digest string
+	id      int64
+	digest  string
+	pending bool
 }
 
 func turnDigests(ctx context.Context, tx *Tx, sessionID int64) (map[string]digestRow, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT key, id, digest FROM turns WHERE session_id = ?`, sessionID)
+	rows, err := tx.QueryContext(ctx, `SELECT key, id, digest, pending_capture FROM turns WHERE session_id = ?`, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +253,7 @@ func turnDigests(ctx context.Context, tx *Tx, sessionID int64) (map[string]diges
 	for rows.Next() {
 		var k string
 		var r digestRow
-		if err := rows.Scan(&k, &r.id, &r.digest); err != nil {
+		if err := rows.Scan(&k, &r.id, &r.digest, &r.pending); err != nil {
 			return nil, err
 		}
 		out[k] = r
@@ -470,4 +475,21 @@ func (db *DB) SessionID(ctx context.Context, acct memory.AccountID, provider mem
 		return 0, memory.Wrap(memory.CodeInternal, "find session", err)
 	}
 	return id, nil
+}
+
+// CaptureDone clears the turns' pending capture: they have been learned
+// from (or their session may not teach).
+func (db *DB) CaptureDone(ctx context.Context, acct memory.AccountID, turnIDs []int64) error {
+	if len(turnIDs) == 0 {
+		return nil
+	}
+	return db.Update(ctx, func(tx *Tx) error {
+		args := []any{int64(acct)}
+		for _, id := range turnIDs {
+			args = append(args, id)
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE turns SET pending_capture = 0 WHERE account_id = ? AND pending_capture = 1 AND id IN (?`+
+			strings.Repeat(",?", len(turnIDs)-1)+`)`, args...)
+		return err
+	})
 }

@@ -168,6 +168,7 @@ func testIsolation(t *testing.T, open Open) {
 	if n := must(e.Store.PruneExtractions(ctx, me, "v1", day0.AddDate(1, 0, 0)))(t); n != 0 {
 		t.Errorf("PruneExtractions pruned %d of another account's", n)
 	}
+	ok(t, e.Store.CaptureDone(ctx, me, []int64{o.turn}))
 	ok(t, e.Store.ResetPhases(ctx, me))
 	ok(t, e.Store.ReleaseLease(ctx, me, "phase2", "owner-of-"+itoa(int64(them))))
 	if !must(e.Store.AcquireLease(ctx, me, "phase2", "mine", day0.Add(time.Hour)))(t) {
@@ -241,6 +242,10 @@ func testIsolation(t *testing.T, open Open) {
 	}
 	if !must(e.Store.RenewLease(ctx, them, "phase2", "owner-of-"+itoa(int64(them)), day0.Add(time.Hour)))(t) {
 		t.Errorf("another account's lease was released")
+	}
+	again := session("shared-ext", wtA, day0, "secret plan: migrate billing to Postgres", "ok")
+	if c := must(e.Store.SaveSession(ctx, them, again))(t); c.TurnsUnchanged != 2 || c.Changed["0"] != o.turn {
+		t.Errorf("another account's turn was marked captured: %+v", c)
 	}
 	if l := must(e.Store.ListSessions(ctx, them, 0))(t); len(l) != 1 {
 		t.Errorf("their sessions: %d", len(l))
