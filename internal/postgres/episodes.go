@@ -223,23 +223,13 @@ func searchEpisodes(ctx context.Context, tx *Tx, q memory.SearchQuery) ([]memory
 		sb.WriteString(` AND e.session_id <> ?`)
 		args = append(args, q.ExcludeSession)
 	}
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND e.at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND e.at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	timeWindow(&sb, &args, q, "e.at")
 	hits, err := rankRows(ctx, tx, m, phrases, episodesBodyWeight, episodesContextWeight, sb.String(), args, nil)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
 	hits = hits[:min(limit, len(hits))]
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.id
-	}
+	ids := hitIDs(hits)
 	eps, err := scanEpisodes(ctx, tx, `SELECT `+episodeCols+episodeFrom+` WHERE e.account_id = ? AND e.id = ANY(?)`, int64(tx.acct), ids)
 	if err != nil {
 		return nil, err

@@ -92,6 +92,27 @@ func layerStats(ctx context.Context, tx *Tx, layer memory.Layer, table string, p
 
 // rankRows scores the rows a query selects; the query's first three
 // columns are id, fts_len and lexInfo, then any columns of extra.
+// hitIDs lists the ranked rows' ids, in rank order.
+func hitIDs(hits []hit) []int64 {
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids
+}
+
+// timeWindow keeps the rows whose time column lies in the query's window.
+func timeWindow(sb *strings.Builder, args *[]any, q memory.SearchQuery, col string) {
+	if !q.Since.IsZero() {
+		sb.WriteString(` AND ` + col + ` >= ?`)
+		*args = append(*args, millis(q.Since))
+	}
+	if !q.Until.IsZero() {
+		sb.WriteString(` AND ` + col + ` < ?`)
+		*args = append(*args, millis(q.Until))
+	}
+}
+
 func rankRows(ctx context.Context, tx *Tx, m bm25, phrases [][]string, wA, wB float64, q string, args []any, extra func(h *hit) []any) ([]hit, error) {
 	rows, err := tx.query(ctx, q, args...)
 	if err != nil {
@@ -235,10 +256,7 @@ func readParts(ctx context.Context, tx *Tx, q memory.SearchQuery, hits []hit, li
 	if len(keep) == 0 {
 		return nil, nil
 	}
-	ids := make([]int64, len(keep))
-	for i, h := range keep {
-		ids[i] = h.id
-	}
+	ids := hitIDs(keep)
 	rows, err := tx.query(ctx, `SELECT p.id, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
 			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
 		FROM parts p JOIN sessions s ON s.id = p.session_id JOIN turns t ON t.id = p.turn_id

@@ -170,10 +170,7 @@ func similarNotes(ctx context.Context, tx *Tx, object string) ([]memory.Statemen
 		return nil, err
 	}
 	hits = hits[:min(20, len(hits))]
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.id
-	}
+	ids := hitIDs(hits)
 	rows, err := scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements WHERE account_id = ? AND id = ANY(?)`, int64(tx.acct), ids)
 	if err != nil {
 		return nil, err
@@ -440,23 +437,13 @@ func searchStatements(ctx context.Context, tx *Tx, q memory.SearchQuery) ([]memo
 		see = memory.Sight{Scopes: []memory.Scope{q.Place.ScopeAt(q.Rung)}}
 	}
 	sightFilter(&sb, &args, &see, "s.")
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND s.valid_at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND s.valid_at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	timeWindow(&sb, &args, q, "s.valid_at")
 	hits, err := rankRows(ctx, tx, m, phrases, statementsBodyWeight, statementsContextWeight, sb.String(), args, nil)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
 	hits = hits[:min(limit, len(hits))]
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.id
-	}
+	ids := hitIDs(hits)
 	rows, err := scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements WHERE account_id = ? AND id = ANY(?)`, int64(tx.acct), ids)
 	if err != nil {
 		return nil, err

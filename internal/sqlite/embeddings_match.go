@@ -88,22 +88,7 @@ func (db *DB) matchStatements(ctx context.Context, acct memory.AccountID, ids []
 	sb.WriteString(`SELECT ` + prefixed("s.", statementCols) + ` FROM statements s
 		WHERE s.account_id = ? AND s.expired_at = 0 AND s.invalid_at = 0 AND s.id IN `)
 	idList(&sb, &args, ids)
-	if !q.Untiered {
-		sb.WriteString(` AND s.tier <> ''`)
-	}
-	see := memory.SightOf(q.Place, memory.RungEverywhere)
-	if q.Strict {
-		see = memory.Sight{Scopes: []memory.Scope{q.Place.ScopeAt(q.Rung)}}
-	}
-	sightFilter(&sb, &args, &see)
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND s.valid_at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND s.valid_at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	statementFilter(&sb, &args, q)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "match statements", err)

@@ -276,6 +276,28 @@ func sessionAndTime(sb *strings.Builder, args *[]any, q memory.SearchQuery, sess
 	}
 }
 
+// statementFilter is where a statement (alias s) may be found: tiered
+// rows unless the query takes untiered ones, in the query's sight, valid
+// within its time window.
+func statementFilter(sb *strings.Builder, args *[]any, q memory.SearchQuery) {
+	if !q.Untiered {
+		sb.WriteString(` AND s.tier <> ''`)
+	}
+	see := memory.SightOf(q.Place, memory.RungEverywhere)
+	if q.Strict {
+		see = memory.Sight{Scopes: []memory.Scope{q.Place.ScopeAt(q.Rung)}}
+	}
+	sightFilter(sb, args, &see)
+	if !q.Since.IsZero() {
+		sb.WriteString(` AND s.valid_at >= ?`)
+		*args = append(*args, millis(q.Since))
+	}
+	if !q.Until.IsZero() {
+		sb.WriteString(` AND s.valid_at < ?`)
+		*args = append(*args, millis(q.Until))
+	}
+}
+
 // episodeFilter is where an episode may be found: an episode belongs to a
 // project, so a worktree search reads its project; then the query's
 // session and time window.
@@ -381,22 +403,7 @@ func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q mem
 	sb.WriteString(`SELECT -bm25(statements_fts, ?, ?) AS score, ` + prefixed("s.", statementCols) + `
 		FROM statements_fts JOIN statements s ON s.id = statements_fts.rowid
 		WHERE statements_fts MATCH ? AND s.account_id = ? AND s.expired_at = 0 AND s.invalid_at = 0`)
-	if !q.Untiered {
-		sb.WriteString(` AND s.tier <> ''`)
-	}
-	see := memory.SightOf(q.Place, memory.RungEverywhere)
-	if q.Strict {
-		see = memory.Sight{Scopes: []memory.Scope{q.Place.ScopeAt(q.Rung)}}
-	}
-	sightFilter(&sb, &args, &see)
-	if !q.Since.IsZero() {
-		sb.WriteString(` AND s.valid_at >= ?`)
-		args = append(args, millis(q.Since))
-	}
-	if !q.Until.IsZero() {
-		sb.WriteString(` AND s.valid_at < ?`)
-		args = append(args, millis(q.Until))
-	}
+	statementFilter(&sb, &args, q)
 	sb.WriteString(` ORDER BY score DESC, s.id DESC LIMIT ?`)
 	args = append(args, limit)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
