@@ -112,16 +112,23 @@ func TestMoveFactChangesWhatAPlaceReads(t *testing.T) {
 	if _, err := eng.Reopen(ctx, f.Statement.ID); err == nil || !strings.Contains(err.Error(), "moved") {
 		t.Fatalf("reopening the moved row: %v", err)
 	}
+	env, err := eng.Write(ctx, engine.Write{Draft: memory.Draft{Kind: memory.KindFact, Subject: "staging", Predicate: "host",
+		Object: "stage-3", Class: memory.ClassEnvironment}, Writer: memory.WriterCLI, Place: &a})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
+		id    int64
 		place memory.Place
 		rung  memory.Rung
 		want  string
 	}{
-		{"no repo rung", a, memory.RungRepo, "no \"repo\" rung"},
-		{"not visible", memory.Place{Worktree: "/x", Project: "/x"}, memory.RungEverywhere, "does not see"},
+		{"no repo rung", moved.ID, a, memory.RungRepo, "no \"repo\" rung"},
+		{"not visible", moved.ID, memory.Place{Worktree: "/x", Project: "/x"}, memory.RungEverywhere, "does not see"},
+		{"environment stays in its project", env.Statement.ID, a, memory.RungEverywhere, "an environment fact stays within its project"},
 	} {
-		if _, err := eng.MoveFact(ctx, moved.ID, tc.place, tc.rung); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := eng.MoveFact(ctx, tc.id, tc.place, tc.rung); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
 		}
 	}

@@ -418,7 +418,11 @@ func (e *Engine) applyEdits(ctx context.Context, vf VaultFiles, v string, in dis
 // evidence kept so provenance survives the edit, the old row closed as
 // superseded by it.
 func (e *Engine) supersede(ctx context.Context, s distill.Supersession) (memory.Statement, error) {
-	return e.replaceNote(ctx, s.ID, s.Text, memory.WriterVault, "vault")
+	old, err := e.store.Statement(ctx, e.acct, s.ID)
+	if err != nil {
+		return old, err
+	}
+	return e.replaceNote(ctx, old, s.Text, memory.WriterVault, "vault")
 }
 
 // republishNotes writes the file of every current note a person or agent

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ func (e *Engine) EditNote(ctx context.Context, id int64, text string) (memory.St
 	if strings.TrimSpace(text) == strings.TrimSpace(old.Object) {
 		return old, nil
 	}
-	st, err := e.replaceNote(ctx, id, text, memory.WriterCLI, "ui")
+	st, err := e.replaceNote(ctx, old, text, memory.WriterCLI, "ui")
 	if err != nil {
 		return st, err
 	}
@@ -39,13 +40,9 @@ func (e *Engine) EditNote(ctx context.Context, id int64, text string) (memory.St
 	return st, nil
 }
 
-// replaceNote writes text as the successor of note id: same class,
+// replaceNote writes text as the successor of note old: same class,
 // category, pin and place, the old evidence kept before the new.
-func (e *Engine) replaceNote(ctx context.Context, id int64, text string, writer memory.Writer, source string) (memory.Statement, error) {
-	old, err := e.store.Statement(ctx, e.acct, id)
-	if err != nil {
-		return old, err
-	}
+func (e *Engine) replaceNote(ctx context.Context, old memory.Statement, text string, writer memory.Writer, source string) (memory.Statement, error) {
 	p, err := e.propose(ctx, Write{Draft: memory.Draft{Kind: memory.KindNote, Object: text, Class: old.Class,
 		Category: old.Category, Pinned: old.Pinned, Evidence: memory.Evidence{Source: source}},
 		Writer: writer, Place: &memory.Place{}})
@@ -88,7 +85,11 @@ func (e *Engine) MoveFact(ctx context.Context, id int64, p memory.Place, rung me
 	}
 	scope := temporal.Place(e.rungs(), p, old.Class, old.Category, rung)
 	if scope.Rung != rung {
-		return old, memory.Errorf(memory.CodeInvalid, "a %s row in category %q stays within its project: it cannot be placed at %s", old.Class, old.Category, rung)
+		what := "an environment fact"
+		if old.Class != memory.ClassEnvironment {
+			what = "a row in category " + strconv.Quote(old.Category)
+		}
+		return old, memory.Errorf(memory.CodeInvalid, "%s stays within its project: it cannot be placed at %s", what, rung)
 	}
 	if scope == old.Scope {
 		return old, nil

@@ -11,18 +11,10 @@ func (s *Server) remember(w http.ResponseWriter, r *http.Request, c *call) error
 	if err := decode(r, &b); err != nil {
 		return err
 	}
-	p := b.Place
-	if p == nil {
-		if b.Cwd == "" {
-			return memory.Errorf(memory.CodeInvalid, "a note needs a place: give \"place\" or \"cwd\"")
-		}
-		pl, err := c.eng.Place(b.Cwd)
-		if err != nil {
-			return err
-		}
-		p = &pl
+	p, err := s.placeOf(c, b.Place, b.Cwd, "a note")
+	if err != nil {
+		return err
 	}
-	s.places.learn(c.token.Account, p)
 	res, err := c.eng.RememberAt(r.Context(), b.Text, b.Category, b.Class, b.Pin, *p)
 	if err != nil {
 		return err
@@ -116,4 +108,21 @@ func (s *Server) part(w http.ResponseWriter, r *http.Request, c *call) error {
 	}
 	writeJSON(w, http.StatusOK, m)
 	return nil
+}
+
+// placeOf is the place a write names, or the one the gateway resolves for
+// its directory; the account's resolver learns it either way.
+func (s *Server) placeOf(c *call, p *memory.Place, cwd, what string) (*memory.Place, error) {
+	if p == nil {
+		if cwd == "" {
+			return nil, memory.Errorf(memory.CodeInvalid, "%s needs a place: give \"place\" or \"cwd\"", what)
+		}
+		pl, err := c.eng.Place(cwd)
+		if err != nil {
+			return nil, err
+		}
+		p = &pl
+	}
+	s.places.learn(c.token.Account, p)
+	return p, nil
 }

@@ -118,18 +118,10 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err := decode(r, &b); err != nil {
 		return err
 	}
-	p := b.Place
-	if p == nil {
-		if b.Cwd == "" {
-			return memory.Errorf(memory.CodeInvalid, "a move needs the place whose ladder it climbs: give \"place\" or \"cwd\"")
-		}
-		pl, err := c.eng.Place(b.Cwd)
-		if err != nil {
-			return err
-		}
-		p = &pl
+	p, err := s.placeOf(c, b.Place, b.Cwd, "a move")
+	if err != nil {
+		return err
 	}
-	s.places.learn(c.token.Account, p)
 	st, err := c.eng.MoveFact(r.Context(), id, *p, b.Rung)
 	if err != nil {
 		return err
