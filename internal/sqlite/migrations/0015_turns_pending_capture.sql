@@ -3,4 +3,3 @@
 -- a killed process) is run again by the next save of the session, which
 -- would otherwise find the turn unchanged and skip it for good.
 ALTER TABLE turns ADD COLUMN pending_capture INTEGER NOT NULL DEFAULT 0;
-CREATE INDEX turns_pending_capture ON turns (account_id, session_id) WHERE pending_capture = 1;
