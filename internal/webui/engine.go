@@ -13,7 +13,6 @@ import (
 
 // Engine is what the pages need from one account's engine.
 type Engine interface {
-	Switches(ctx context.Context) (engine.Switches, error)
 	Effective(ctx context.Context) (config.Config, map[string]string, error)
 	SetSetting(ctx context.Context, key, value string) error
 

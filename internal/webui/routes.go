@@ -49,12 +49,13 @@ func (s *Server) frame(ctx context.Context, v *visit, title, nav string) layout 
 	l := layout{Title: title, Nav: nav, Signed: true, CSRF: v.sess.csrf, Version: s.o.Version,
 		Account: v.sess.token.Name, Zone: time.UTC}
 	l.Flash, l.Err = v.sess.takeFlash()
-	if cfg, _, err := v.eng.Effective(ctx); err == nil {
+	cfg, _, err := v.eng.Effective(ctx)
+	if err == nil {
 		if z, err := time.LoadLocation(cfg.Recall.TimeZone); err == nil {
 			l.Zone = z
 		}
 	}
-	sw, err := v.eng.Switches(ctx)
+	sw := cfg.Memory
 	switch {
 	case err != nil:
 		l.MemoryOff = "cairn could not read its switches: " + message(err)
