@@ -103,7 +103,8 @@ func cairnBinary(t testing.TB) string {
 		binPath = filepath.Join(dir, "cairn")
 		_, file, _, _ := runtime.Caller(0)
 		root := filepath.Join(filepath.Dir(file), "..", "..")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/cairn")
+		// cairn-hook goes beside cairn, where it looks for the full binary.
+		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/cairn", "./cmd/cairn-hook")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -115,10 +116,17 @@ func cairnBinary(t testing.TB) string {
 	return binPath
 }
 
-// cairnCmd prepares the real binary with a given home.
+// hookBinary is the small hook client built beside cairnBinary.
+func hookBinary(t testing.TB) string {
+	return filepath.Join(filepath.Dir(cairnBinary(t)), "cairn-hook")
+}
+
+// cairnCmd prepares the real binary with a given home. Hooks answer
+// themselves unless a test asks for the resident process: a test's hooks
+// must not leave one running on its temporary home.
 func cairnCmd(t testing.TB, home string, args ...string) *exec.Cmd {
 	cmd := exec.Command(cairnBinary(t), args...)
-	cmd.Env = append(os.Environ(), "CAIRN_HOME="+home, "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "CAIRN_HOME="+home, "NO_COLOR=1", "CAIRN_HOOKS_RESIDENT=false")
 	return cmd
 }
 

@@ -10,11 +10,18 @@ import (
 	"time"
 )
 
-// hookCall runs the real binary as a client runs a hook.
-func hookCall(t *testing.T, home string, env []string, client, event string, payload map[string]any) string {
+// hookVia runs a hook as `cairn hook` answering itself, or, resident, as
+// setup installs it when cairn-hook sits beside cairn: the small client,
+// handing the call to the resident process (started by the first hook).
+func hookVia(t *testing.T, resident bool, home string, env []string, client, event string, payload map[string]any) string {
 	t.Helper()
 	b, _ := json.Marshal(payload)
 	cmd := cairnCmd(t, home, "hook", client, event)
+	if resident {
+		cmd = cairnCmd(t, home)
+		cmd.Path, cmd.Args = hookBinary(t), []string{"cairn-hook", client, event}
+		cmd.Env = append(cmd.Env, "CAIRN_HOOKS_RESIDENT=true")
+	}
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = bytes.NewReader(b)
 	var out, errOut bytes.Buffer
@@ -70,7 +77,19 @@ func TestHooksCarryMemoryAcrossClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real binary")
 	}
+	t.Run("cairn hook", func(t *testing.T) { hooksAcrossClients(t, false) })
+	t.Run("cairn-hook and the resident process", func(t *testing.T) { hooksAcrossClients(t, true) })
+}
+
+func hooksAcrossClients(t *testing.T, resident bool) {
 	home := t.TempDir()
+	if resident {
+		t.Cleanup(func() { stopResident(t, home) })
+	}
+	hookCall := func(t *testing.T, home string, env []string, client, event string, payload map[string]any) string {
+		t.Helper()
+		return hookVia(t, resident, home, env, client, event, payload)
+	}
 	repo := gitRepo(t)
 	day1 := time.Now().Add(-26 * time.Hour)
 	transcript := filepath.Join(t.TempDir(), "projects", "-shop", "cc-day1.jsonl")
@@ -90,6 +109,9 @@ func TestHooksCarryMemoryAcrossClients(t *testing.T) {
 	}
 	if out := hookCall(t, home, nil, "claude-code", "SessionStart", with(base, "hook_event_name", "SessionStart", "source", "startup")); additionalContext(t, out) != "" {
 		t.Fatalf("an empty memory produced a block: %s", out)
+	}
+	if resident {
+		waitResident(t, home)
 	}
 	hookCall(t, home, nil, "claude-code", "UserPromptSubmit", with(base, "hook_event_name", "UserPromptSubmit", "prompt", rule))
 	hookCall(t, home, nil, "claude-code", "Stop", with(base, "hook_event_name", "Stop", "last_assistant_message", "Understood.", "stop_hook_active", false))
@@ -125,6 +147,13 @@ func TestHooksCarryMemoryAcrossClients(t *testing.T) {
 	for _, table := range []string{"sessions", "turns", "parts", "statements", "candidates"} {
 		if after[table] != before[table] {
 			t.Errorf("a private session stored rows in %s: %d → %d", table, before[table], after[table])
+		}
+	}
+	if resident {
+		// The first hook answered itself and started the process; the day-2
+		// hooks were its to answer.
+		if st := residentStatus(t, home); !st.Running || st.Served < 4 {
+			t.Errorf("the resident process served too little: %+v", st)
 		}
 	}
 }

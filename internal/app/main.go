@@ -78,7 +78,13 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		Version: buildInfo(),
 	}
 	f.Paths = func() config.Paths { return config.ResolvePaths(f.Home, getenv) }
-	f.Spawn = func(args ...string) error { return spawnDetached(f.Paths().DataDir, args...) }
+	f.Spawn = func(args ...string) error {
+		home := ""
+		if f.Home != "" {
+			home = f.Paths().DataDir
+		}
+		return spawnDetached(home, args...)
+	}
 	f.LogHook = func(err error) { logTo(f, "hooks.log", err) }
 	f.Team = team{f: f}
 	var (

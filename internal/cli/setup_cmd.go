@@ -120,6 +120,16 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 	if note != "" {
 		notes = append(notes, note)
 	}
+	// The small hook client, when installed beside cairn, is what the
+	// clients run: it starts in milliseconds and hands the call to the
+	// resident process (cairn daemon).
+	if hc := filepath.Join(filepath.Dir(cairn), "cairn-hook"); !o.Uninstall {
+		if st, err := os.Stat(hc); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+			so.HookClient = hc
+		} else if so.Client != setup.OpenCode {
+			notes = append(notes, "no cairn-hook beside "+cairn+": each hook runs the full binary (install it with `go install ./cmd/cairn ./cmd/cairn-hook` for faster hooks)")
+		}
+	}
 	if f.Home != "" {
 		if so.Home, err = filepath.Abs(f.Home); err != nil {
 			return memory.Wrap(memory.CodeInvalid, "setup", err)

@@ -19,6 +19,7 @@ type Config struct {
 	Models     Models     `toml:"models"`
 	Embeddings Embeddings `toml:"embeddings"`
 	Server     Server     `toml:"server"`
+	Hooks      Hooks      `toml:"hooks"`
 }
 
 // Memory holds the global switches. A session may narrow them, never widen.
@@ -155,6 +156,12 @@ type Embeddings struct {
 	MinSimilarity float64  `toml:"min_similarity" doc:"least cosine similarity for a row to join the semantic leg (model-dependent); such a note, fact or episode is ranked even when it shares too few words with the query"`
 }
 
+// Hooks tunes how the clients' hooks are answered.
+type Hooks struct {
+	Resident bool     `toml:"resident" doc:"answer hooks from a resident process that keeps the store open (the first hook starts it; it exits when idle, or when cairn or its config changes)"`
+	Idle     Duration `toml:"resident_idle" doc:"the resident process exits after this long without a hook"`
+}
+
 // Server tunes `cairn serve`.
 type Server struct {
 	Addr      string `toml:"addr" doc:"listen address"`
@@ -204,5 +211,6 @@ func Default() Config {
 			Timeout: Duration(time.Minute), QueryTimeout: Duration(2 * time.Second), RRFK: 60, MinSimilarity: 0.3,
 		},
 		Server: Server{Addr: "127.0.0.1:7777", BodyLimit: 8 << 20, RateLimit: 600},
+		Hooks:  Hooks{Resident: true, Idle: Duration(30 * time.Minute)},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
 )
@@ -49,6 +50,9 @@ func (c Config) Validate() error {
 	}
 	c.Embeddings.validate(bad)
 	c.Models.validate(bad)
+	if c.Hooks.Resident && c.Hooks.Idle.D() < time.Second {
+		bad("hooks.resident_idle must be at least 1s")
+	}
 	if c.Phase1.Parallel < 1 {
 		bad("phase1.parallel must be at least 1")
 	}

@@ -7,7 +7,7 @@ import "fmt"
 // it), recall on each prompt, usage and capture at Stop in the
 // background, and a detached import at SessionEnd, whose budget is short.
 func claudeHooks(o Options) []hookSpec {
-	cmd := func(event string) string { return hookCommand(o.Cairn, o.Home, ClaudeCode, event) }
+	cmd := func(event string) string { return hookCommand(o, ClaudeCode, event) }
 	return []hookSpec{
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Command: cmd("SessionStart"), Timeout: 10},
 		{Event: "UserPromptSubmit", Command: cmd("UserPromptSubmit"), Timeout: 10},

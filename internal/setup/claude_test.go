@@ -278,3 +278,31 @@ func TestDryRunWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestHookClientReplacesCairnHook: with cairn-hook installed, setup turns
+// its earlier `cairn hook` entries into `cairn-hook` ones in place, a second
+// run changes nothing, and uninstall removes them.
+func TestHookClientReplacesCairnHook(t *testing.T) {
+	e := newTestEnv(t)
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	run(t, e.opts(ClaudeCode, ScopeUser))
+	o := e.opts(ClaudeCode, ScopeUser)
+	o.HookClient = "/opt/cairn/bin/cairn-hook"
+	rep := run(t, o)
+	mustEqual(t, "changes", changesOf(rep), []string{
+		"settings.json updated hook SessionStart", "settings.json updated hook UserPromptSubmit",
+		"settings.json updated hook Stop", "settings.json updated hook SessionEnd",
+	})
+	doc := parseJSONString(t, read(t, settings))
+	ups, _ := dig(doc, "hooks", "UserPromptSubmit")
+	mustContain(t, "UserPromptSubmit", string(encodeJSON(ups, "")), `"command": "/opt/cairn/bin/cairn-hook claude-code UserPromptSubmit"`)
+	if again := run(t, o); again.Changed() {
+		t.Fatalf("a second run changed %v", changesOf(again))
+	}
+	u := e.opts(ClaudeCode, ScopeUser)
+	u.Uninstall = true
+	run(t, u)
+	if b, err := os.ReadFile(settings); err == nil && strings.Contains(string(b), "cairn-hook") {
+		t.Fatalf("uninstall left a cairn-hook entry:\n%s", b)
+	}
+}

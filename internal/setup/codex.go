@@ -16,7 +16,7 @@ import (
 // before mid-2026 skip async hooks entirely ("async hooks are not
 // supported"), and cairn's Stop hook returns quickly anyway.
 func codexHooks(o Options) []hookSpec {
-	cmd := func(event string) string { return hookCommand(o.Cairn, o.Home, Codex, event) }
+	cmd := func(event string) string { return hookCommand(o, Codex, event) }
 	return []hookSpec{
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Command: cmd("SessionStart"), Timeout: 10},
 		{Event: "UserPromptSubmit", Command: cmd("UserPromptSubmit"), Timeout: 10},

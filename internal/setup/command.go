@@ -16,11 +16,17 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// hookCommand is the shell command a client runs for one cairn hook. A
-// home given explicitly to setup travels as a CAIRN_HOME assignment in
-// front of it, since hook commands get the client's environment, not ours.
-func hookCommand(cairn, home, client, event string) string {
+// hookCommand is the shell command a client runs for one cairn hook:
+// `cairn-hook CLIENT EVENT` when the small client is installed, `cairn
+// hook CLIENT EVENT` otherwise. A home given explicitly to setup travels
+// as a CAIRN_HOME assignment in front of it, since hook commands get the
+// client's environment, not ours.
+func hookCommand(o Options, client, event string) string {
+	cairn, home := o.Cairn, o.Home
 	cmd := shellQuote(cairn) + " hook " + client + " " + event
+	if o.HookClient != "" {
+		cmd = shellQuote(o.HookClient) + " " + client + " " + event
+	}
 	if home != "" {
 		cmd = "CAIRN_HOME=" + shellQuote(home) + " " + cmd
 	}
@@ -95,22 +101,27 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// runsCairnHook reports whether a hook's words run `cairn hook CLIENT …`:
-// the program is cairn (by base name, or the very binary being set up),
-// after any environment assignments or `env`.
+// runsCairnHook reports whether a hook's words run `cairn hook CLIENT …`
+// (the program is cairn by base name, or the very binary being set up) or
+// `cairn-hook CLIENT …`, after any environment assignments or `env`.
 func runsCairnHook(words []string, cairn string, clients ...string) bool {
 	for len(words) > 0 && (isAssignment(words[0]) || words[0] == "env") {
 		words = words[1:]
 	}
-	if len(words) < 3 || words[1] != "hook" {
+	if len(words) < 3 {
 		return false
 	}
-	prog := words[0]
-	if prog != cairn && filepath.Base(prog) != "cairn" && filepath.Base(prog) != filepath.Base(cairn) {
+	prog, client := words[0], ""
+	switch {
+	case filepath.Base(prog) == "cairn-hook":
+		client = words[1]
+	case words[1] == "hook" && (prog == cairn || filepath.Base(prog) == "cairn" || filepath.Base(prog) == filepath.Base(cairn)):
+		client = words[2]
+	default:
 		return false
 	}
 	for _, c := range clients {
-		if words[2] == c {
+		if client == c {
 			return true
 		}
 	}

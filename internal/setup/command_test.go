@@ -23,6 +23,11 @@ func TestCairnCommandRecognition(t *testing.T) {
 		{"/bin/sh -c 'cairn hook codex Stop'", false},
 		{"cairn hook", false},
 		{"'unterminated cairn hook codex", false},
+		{"/opt/cairn/bin/cairn-hook codex Stop", true},
+		{"CAIRN_HOME=/x '/my apps/cairn-hook' codex UserPromptSubmit", true},
+		{"cairn-hook claude-code Stop", false}, // another client's
+		{"cairn-hook codex", false},
+		{"cairn-hooks codex Stop", false},
 	}
 	for _, tt := range tests {
 		if got := isCairnCommand(tt.cmd, testCairn, Codex); got != tt.want {

@@ -40,6 +40,9 @@ type Options struct {
 	Dir string
 	// Cairn is the absolute path of the cairn binary the clients will run.
 	Cairn string
+	// HookClient is the absolute path of cairn-hook, the small client that
+	// hands a hook to cairn's resident process; empty runs `cairn hook`.
+	HookClient string
 	// Home is baked into every command as CAIRN_HOME when not empty;
 	// only an explicit --home should set it.
 	Home      string

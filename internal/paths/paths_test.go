@@ -1,8 +1,8 @@
-package config
+package paths
 
 import "testing"
 
-func TestResolvePaths(t *testing.T) {
+func TestResolve(t *testing.T) {
 	envOf := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	cases := []struct {
 		name     string
@@ -18,7 +18,7 @@ func TestResolvePaths(t *testing.T) {
 		{"XDG defaults", "", map[string]string{"HOME": "/u"}, "/u/.local/share/cairn", "/u/.config/cairn/config.toml", "/u/.local/share/cairn/cairn.db"},
 	}
 	for _, c := range cases {
-		p := ResolvePaths(c.home, envOf(c.env))
+		p := Resolve(c.home, envOf(c.env))
 		if p.DataDir != c.data || p.ConfigFile != c.cfgFile || p.DB != c.database {
 			t.Errorf("%s: %+v", c.name, p)
 		}

@@ -1,0 +1,170 @@
+package resident
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrRunning: another server holds the data dir's lock.
+var ErrRunning = errors.New("a resident server is already running")
+
+// Listener is a server's socket and the lock that makes it the only one.
+type Listener struct {
+	ln   *net.UnixListener
+	lock *os.File
+	path string
+}
+
+// Listen takes the lock beside sock and listens there. The folder is made
+// private to the user and the socket readable by the user only; on Linux
+// each connection's peer is checked as well.
+func Listen(sock string) (*Listener, error) {
+	dir := filepath.Dir(sock)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(sock+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrRunning
+		}
+		return nil, fmt.Errorf("lock %s: %w", lock.Name(), err)
+	}
+	// Holding the lock, any socket file left is a dead server's.
+	_ = os.Remove(sock)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		lock.Close()
+		return nil, err
+	}
+	return &Listener{ln: ln, lock: lock, path: sock}, nil
+}
+
+// Path is the socket's path.
+func (l *Listener) Path() string { return l.path }
+
+// Close removes the socket and releases the lock.
+func (l *Listener) Close() error {
+	err := l.ln.Close()
+	l.lock.Close()
+	return err
+}
+
+// Handler answers one request; stop asks the server to exit once the
+// answer is sent.
+type Handler func(ctx context.Context, r Request) (a Answer, stop bool)
+
+// Options tune Serve.
+type Options struct {
+	// Idle ends the server after this long without a request (0: never).
+	Idle time.Duration
+	// ReadTimeout bounds reading a request once connected.
+	ReadTimeout time.Duration
+	// Log receives what went wrong with a connection; nil drops it.
+	Log func(error)
+}
+
+// Serve answers connections until ctx ends, the server has been idle for
+// opts.Idle, or a handler asks it to stop. It closes l and waits for the
+// requests in flight before it returns.
+func Serve(ctx context.Context, l *Listener, h Handler, opts Options) error {
+	if opts.ReadTimeout == 0 {
+		opts.ReadTimeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		last = time.Now()
+	)
+	touch := func() { mu.Lock(); last = time.Now(); mu.Unlock() }
+	go func() {
+		<-ctx.Done()
+		l.ln.Close()
+	}()
+	if opts.Idle > 0 {
+		go func() {
+			t := time.NewTicker(min(opts.Idle/4+time.Millisecond, 30*time.Second))
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					mu.Lock()
+					idle := time.Since(last) >= opts.Idle
+					mu.Unlock()
+					if idle {
+						cancel()
+						return
+					}
+				}
+			}
+		}()
+	}
+	logf := func(err error) {
+		if opts.Log != nil {
+			opts.Log(err)
+		}
+	}
+	var err error
+	for {
+		c, aerr := l.ln.AcceptUnix()
+		if aerr != nil {
+			if ctx.Err() == nil {
+				err = aerr
+			}
+			break
+		}
+		touch()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.Close()
+			if perr := checkPeer(c); perr != nil {
+				logf(perr)
+				return
+			}
+			_ = c.SetReadDeadline(time.Now().Add(opts.ReadTimeout))
+			r, rerr := ReadRequest(c)
+			if rerr != nil {
+				logf(rerr)
+				return
+			}
+			_ = c.SetReadDeadline(time.Time{})
+			a, stop := h(ctx, r)
+			touch()
+			if werr := WriteAnswer(c, a); werr != nil {
+				logf(werr)
+			}
+			if stop {
+				cancel()
+			}
+		}()
+	}
+	cancel()
+	wg.Wait()
+	l.Close()
+	return err
+}
