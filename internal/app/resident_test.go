@@ -3,7 +3,9 @@ package app
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,11 @@ func TestResidentProcessServesOnlyWhatMatches(t *testing.T) {
 	if st.Served != 0 || st.PID == 0 {
 		t.Fatalf("fresh resident process: %+v", st)
 	}
+	doctor := cairnCmd(t, home, "doctor")
+	doctor.Env = append(doctor.Env, "CAIRN_HOOKS_RESIDENT=true")
+	if out, err := doctor.Output(); err != nil || !strings.Contains(string(out), "resident process") {
+		t.Fatalf("doctor does not show the resident process: %v\n%s", err, out)
+	}
 	// The process answers as the hook itself would. The first hook also
 	// started the background round, which may still be writing the memory
 	// files: compare with answers taken on both sides of the resident one.
@@ -125,5 +132,88 @@ func TestResidentProcessServesOnlyWhatMatches(t *testing.T) {
 	}
 	if got := additionalContext(t, hookVia(t, true, home, nil, "claude-code", "SessionStart", start)); !strings.Contains(got, "Thursdays") {
 		t.Fatalf("no answer with the process gone:\n%s", got)
+	}
+}
+
+// TestResidentProcessEndsWhenCairnIsReplaced: after an upgrade the process
+// would answer with the old code; it must go, and the next hook must get
+// an answer.
+func TestResidentProcessEndsWhenCairnIsReplaced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary")
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"cairn", "cairn-hook"} {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(cairnBinary(t)), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := t.TempDir()
+	repo := gitRepo(t)
+	hook := func() string {
+		cmd := exec.Command(filepath.Join(dir, "cairn-hook"), "claude-code", "SessionStart")
+		cmd.Env = append(os.Environ(), "CAIRN_HOME="+home, "CAIRN_HOOKS_RESIDENT=true")
+		cmd.Stdin = strings.NewReader(`{"session_id":"u1","cwd":` + strconv.Quote(repo) + `,"hook_event_name":"SessionStart","source":"startup"}`)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("cairn-hook: %v", err)
+		}
+		return string(out)
+	}
+	status := func() cli.DaemonStatus {
+		cmd := exec.Command(filepath.Join(dir, "cairn"), "daemon", "status", "--json")
+		cmd.Env = append(os.Environ(), "CAIRN_HOME="+home)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("daemon status: %v", err)
+		}
+		var st cli.DaemonStatus
+		if err := json.Unmarshal(out, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	t.Cleanup(func() {
+		cmd := exec.Command(filepath.Join(dir, "cairn"), "daemon", "stop")
+		cmd.Env = append(os.Environ(), "CAIRN_HOME="+home)
+		_ = cmd.Run()
+	})
+	remember := exec.Command(filepath.Join(dir, "cairn"), "remember", "--cwd", repo, "--pin", "Deploys go out on Tuesdays.")
+	remember.Env = append(os.Environ(), "CAIRN_HOME="+home)
+	if out, err := remember.CombinedOutput(); err != nil {
+		t.Fatalf("remember: %v %s", err, out)
+	}
+	if out := hook(); !strings.Contains(out, "Tuesdays") {
+		t.Fatalf("the first hook printed %q", out)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !status().Running {
+		if time.Now().After(deadline) {
+			t.Fatal("the first hook started no resident process")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// "Upgrade": a new file renamed over the old, as installers do (the
+	// running binary itself cannot be written).
+	b, _ := os.ReadFile(filepath.Join(dir, "cairn"))
+	if err := os.WriteFile(filepath.Join(dir, "cairn.new"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "cairn.new"), filepath.Join(dir, "cairn")); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(30 * time.Second)
+	for status().Running {
+		if time.Now().After(deadline) {
+			t.Fatal("the resident process outlived its binary")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if out := hook(); !strings.Contains(out, "Tuesdays") {
+		t.Fatalf("after the upgrade the hook printed %q", out)
 	}
 }

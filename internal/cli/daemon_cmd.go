@@ -48,7 +48,7 @@ config file or the store is replaced.`,
 			a, err := f.callDaemon(resident.Status)
 			if errors.Is(err, resident.ErrNotRunning) {
 				if asJSON {
-					return printJSON(f.IO.Out, DaemonStatus{Running: false, Socket: resident.SocketPath(f.Paths().DataDir)})
+					return printJSON(f.IO.Out, DaemonStatus{Running: false, Socket: residentSocket(f)})
 				}
 				fmt.Fprintln(f.IO.Out, "no resident process: the next hook starts one (hooks.resident)")
 				return nil
@@ -99,8 +99,10 @@ type DaemonStatus struct {
 	Idle     string    `json:"idle_exit,omitempty"`
 }
 
+func residentSocket(f *Factory) string { return resident.SocketPath(f.Paths().DataDir) }
+
 func (f *Factory) callDaemon(k resident.Kind) (resident.Answer, error) {
-	conn, err := resident.Dial(resident.SocketPath(f.Paths().DataDir))
+	conn, err := resident.Dial(residentSocket(f))
 	if err != nil {
 		return resident.Answer{}, err
 	}

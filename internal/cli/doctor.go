@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cairn-memory/cairn/internal/config"
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/resident"
 	"github.com/cairn-memory/cairn/internal/setup"
 	"github.com/spf13/cobra"
 )
@@ -32,7 +34,9 @@ type DoctorReport struct {
 	Store       memory.StoreHealth `json:"store"`
 	// Gateway is set in remote mode: the store is the gateway's.
 	Gateway *GatewayStatus `json:"gateway,omitempty"`
-	Clients []ClientStatus `json:"clients"`
+	// Resident is the process answering hooks; nil with hooks.resident off.
+	Resident *DaemonStatus  `json:"resident,omitempty"`
+	Clients  []ClientStatus `json:"clients"`
 }
 
 // ClientStatus says whether a client is wired to cairn.
@@ -94,6 +98,12 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	default:
 		closeStore := checkLocalStore(ctx, f, cfg, &r)
 		defer closeStore()
+	}
+	if cfg.Hooks.Resident {
+		r.Resident = &DaemonStatus{Socket: residentSocket(f)}
+		if a, err := f.callDaemon(resident.Status); err == nil {
+			_ = json.Unmarshal(a.Stdout, r.Resident)
+		}
 	}
 	wd, _ := os.Getwd()
 	for _, c := range setup.Status(setup.Options{Getenv: f.Getenv, Dir: wd}) {
@@ -169,6 +179,14 @@ func printDoctor(io *IOStreams, r DoctorReport) {
 		cfg = r.ConfigFile
 	}
 	t.add("config", cfg)
+	switch d := r.Resident; {
+	case d == nil:
+		t.add("hooks", "each hook answers itself (hooks.resident off)")
+	case d.Running:
+		t.add("hooks", fmt.Sprintf("resident process %d, %d served, %d sent back", d.PID, d.Served, d.SentBack))
+	default:
+		t.add("hooks", "no resident process running: the next hook starts one")
+	}
 	if r.Store.Kind != "" {
 		t.add("schema", fmt.Sprintf("%d (binary %d)", r.Store.SchemaVersion, r.Store.BinarySchema))
 		t.add("integrity", r.Store.Integrity)

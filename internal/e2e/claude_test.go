@@ -128,8 +128,8 @@ func (w *world) claudeDay1(t *testing.T) {
 	// cancelled at teardown (it may or may not have finished), SessionEnd
 	// must have finished with status 0; it hands the transcript to the
 	// detached import that stored the session.
-	requireHook(t, c.Debug, "Stop", w.cairn+" hook claude-code Stop", "")
-	requireHook(t, c.Debug, "SessionEnd", w.cairn+" hook claude-code SessionEnd", "with status 0")
+	requireHook(t, c.Debug, "Stop", hookCommand(w.cairn, "claude-code", "Stop"), "")
+	requireHook(t, c.Debug, "SessionEnd", hookCommand(w.cairn, "claude-code", "SessionEnd"), "with status 0")
 	// What is stored came from the transcript: the client's version and
 	// the user's words are in it, and no hook payload carries the version.
 	var shown struct {

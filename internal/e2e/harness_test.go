@@ -128,6 +128,12 @@ func buildCairn(t *testing.T, dir string) string {
 		if err := os.WriteFile(bin, b, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		// Its hook client comes along when it has one.
+		if hc, err := os.ReadFile(filepath.Join(filepath.Dir(given), "cairn-hook")); err == nil {
+			if err := os.WriteFile(filepath.Join(dir, "cairn-hook"), hc, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 		t.Logf("testing %s (CAIRN_E2E_CAIRN), not a build of this tree", given)
 		return bin
 	}
@@ -135,7 +141,9 @@ func buildCairn(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatalf("go env GOMOD: %v", err)
 	}
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/cairn")
+	// Both programs, as installed: setup has the clients run cairn-hook,
+	// which hands each hook to the resident process.
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/cairn", "./cmd/cairn-hook")
 	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -227,10 +235,15 @@ func running(bin string) ([]string, error) {
 			continue
 		}
 		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
-		if err != nil || exe != bin {
+		if err != nil || exe != bin && exe != filepath.Join(filepath.Dir(bin), "cairn-hook") {
 			continue
 		}
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		// The resident process stays by design; a hook it is answering
+		// shows as the cairn-hook waiting for it.
+		if strings.HasSuffix(string(cmdline), "daemon\x00run\x00") {
+			continue
+		}
 		out = append(out, e.Name()+": "+strings.ReplaceAll(strings.TrimRight(string(cmdline), "\x00"), "\x00", " "))
 	}
 	return out, nil
@@ -239,9 +252,9 @@ func running(bin string) ([]string, error) {
 // errSettle is returned when cairn processes outlive the wait.
 var errSettle = errors.New("cairn processes still running")
 
-// settle waits until no process runs bin: the detached work the agents'
-// hooks started (imports, maintenance) is then done, and what the store
-// holds is final. It polls; it never sleeps a fixed time.
+// settle waits until no process runs bin or its cairn-hook, the resident
+// process aside: the detached work the agents' hooks started (imports,
+// maintenance) is then done, and what the store holds is final. It polls; it never sleeps a fixed time.
 func settle(bin string, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for {
@@ -257,4 +270,14 @@ func settle(bin string, limit time.Duration) error {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// hookCommand is the command setup installed for a client's hook:
+// cairn-hook when it sits beside cairn, else `cairn hook`.
+func hookCommand(cairn, client, event string) string {
+	hc := filepath.Join(filepath.Dir(cairn), "cairn-hook")
+	if _, err := os.Stat(hc); err == nil {
+		return hc + " " + client + " " + event
+	}
+	return cairn + " hook " + client + " " + event
 }

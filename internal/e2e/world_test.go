@@ -75,6 +75,8 @@ func newWorld(t *testing.T) *world {
 	}
 	w.real = buildCairn(t, binDir)
 	w.cairn = w.real
+	// The first hook starts the resident process; it goes with the world.
+	t.Cleanup(func() { run(w.repo, w.env(), w.real, "daemon", "stop") })
 	if w.fault == "hook-output" {
 		w.cairn = writeWrapper(t, binDir, w.real)
 	}
@@ -98,6 +100,12 @@ func evalTemp(t *testing.T) string {
 // writeWrapper is the hook-output fault: a cairn that answers the context
 // hooks with plain text and passes everything else through.
 func writeWrapper(t *testing.T, dir, real string) string {
+	// A folder of its own: with cairn-hook beside it, setup would install
+	// that and the hooks would never reach the wrapper.
+	dir = filepath.Join(dir, "broken")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "cairn-broken")
 	script := fmt.Sprintf(`#!/bin/sh
 case "$1:$3" in
