@@ -202,6 +202,6 @@ func placesOf(res transcript.Result, resolve engine.PlaceResolver) []memory.Plac
 }
 
 // remoteClient is the gateway client for CAIRN_URL and CAIRN_TOKEN.
-func remoteClient(u, tok string) (*remote.Client, error) {
-	return remote.New(remote.Options{URL: u, Token: tok, Resolve: gitdir.Resolve, Plan: remotePlan(readers(), gitdir.Resolve)})
+func remoteClient(u, tok, stateDir string) (*remote.Client, error) {
+	return remote.New(remote.Options{URL: u, Token: tok, Resolve: gitdir.Resolve, Plan: remotePlan(readers(), gitdir.Resolve), StateDir: stateDir})
 }

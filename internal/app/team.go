@@ -88,7 +88,9 @@ func (t team) Remote() (*remote.Client, error) {
 	if u == "" || tok == "" {
 		return nil, memory.Errorf(memory.CodeInvalid, "remote mode needs both CAIRN_URL and CAIRN_TOKEN")
 	}
-	return remoteClient(u, tok)
+	// What each transcript upload sent is recorded in the data dir, which
+	// in remote mode holds no store.
+	return remoteClient(u, tok, filepath.Join(t.f.Paths().DataDir, "remote"))
 }
 
 // errServeRemote refuses the gateway's own commands on a client.

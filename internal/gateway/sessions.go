@@ -43,13 +43,17 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request, c *call) error {
 	default:
 		return memory.Errorf(memory.CodeInvalid, "upload a claude-code or codex transcript (provider %q is not accepted over the API)", b.Provider)
 	}
-	if strings.TrimSpace(b.Transcript) == "" {
+	if b.Offset < 0 {
+		return memory.Errorf(memory.CodeInvalid, "offset %d is negative", b.Offset)
+	}
+	if b.Offset == 0 && strings.TrimSpace(b.Transcript) == "" {
 		return memory.Errorf(memory.CodeInvalid, "the transcript is empty")
 	}
 	if err := s.learnAll(c, b.Place, b.Places); err != nil {
 		return err
 	}
-	reps, err := s.keepAndImport(r, c, b.Provider, uploadName(b.Name, safeName(), ".jsonl"), []byte(b.Transcript), b.Session, b.LastAnswer)
+	tail := appendAt{offset: b.Offset, prefix: b.Prefix}
+	reps, err := s.keepAndImport(r, c, b.Provider, uploadName(b.Name, safeName(), ".jsonl"), []byte(b.Transcript), b.Session, b.LastAnswer, tail)
 	if err != nil {
 		return err
 	}
@@ -76,7 +80,7 @@ func (s *Server) uploadOpenCode(w http.ResponseWriter, r *http.Request, c *call)
 	if err := s.learnAll(c, b.Place, b.Places); err != nil {
 		return err
 	}
-	reps, err := s.keepAndImport(r, c, memory.ProviderOpenCode, uploadName(b.Name, safeExportName(), ".json"), raw, "", "")
+	reps, err := s.keepAndImport(r, c, memory.ProviderOpenCode, uploadName(b.Name, safeExportName(), ".json"), raw, "", "", appendAt{})
 	if err != nil {
 		return err
 	}
@@ -110,11 +114,18 @@ func uploadName(name string, safe *regexp.Regexp, ext string) string {
 	return hex.EncodeToString(h[:12]) + ext
 }
 
+// appendAt says an upload is the tail of a file the gateway already holds
+// (offset 0: the whole file).
+type appendAt struct {
+	offset int64
+	prefix string
+}
+
 // keepAndImport writes an uploaded file under the account's folder and
 // imports it. A file whose bytes did not change is not rewritten, so the
 // import finds it unchanged, unless a Stop hook's answer must complete its
 // last turn.
-func (s *Server) keepAndImport(r *http.Request, c *call, provider memory.Provider, name string, data []byte, session, lastAnswer string) ([]engine.SourceReport, error) {
+func (s *Server) keepAndImport(r *http.Request, c *call, provider memory.Provider, name string, data []byte, session, lastAnswer string, at appendAt) ([]engine.SourceReport, error) {
 	if s.o.UploadDir == "" {
 		return nil, memory.Errorf(memory.CodeUnavailable, "this gateway keeps no uploads")
 	}
@@ -126,10 +137,18 @@ func (s *Server) keepAndImport(r *http.Request, c *call, provider memory.Provide
 	mu, _ := uploadLocks.LoadOrStore(path, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
-	changed := true
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		changed = false
+	old, oldErr := os.ReadFile(path)
+	if at.offset > 0 {
+		sum := sha256.Sum256(old)
+		if oldErr != nil || int64(len(old)) != at.offset || hex.EncodeToString(sum[:]) != at.prefix {
+			return nil, memory.Errorf(memory.CodeConflict, "the gateway does not hold the first %d bytes of %s as sent before: send the whole file", at.offset, name)
+		}
+		if int64(len(old))+int64(len(data)) > s.o.MaxUpload {
+			return nil, memory.Errorf(memory.CodeInvalid, "%s would grow past %d MiB, the most this gateway keeps of one transcript", name, s.o.MaxUpload>>20)
+		}
+		data = append(old[:len(old):len(old)], data...)
 	}
+	changed := oldErr != nil || !bytes.Equal(old, data)
 	if changed {
 		if err := writeFileAtomic(path, data); err != nil {
 			return nil, err

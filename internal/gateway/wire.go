@@ -144,6 +144,13 @@ type TranscriptBody struct {
 	Session    string `json:"session,omitempty"`
 	LastAnswer string `json:"last_answer,omitempty"`
 	Transcript string `json:"transcript"`
+	// Offset, when not 0, says Transcript is the file from this byte on:
+	// the gateway appends it to the copy it holds, which must be exactly
+	// Offset bytes whose SHA-256 (hex) is Prefix. A transcript only grows,
+	// so a Stop hook sends its new turn, not the whole session again.
+	// Otherwise the answer is 409 and the client sends the whole file.
+	Offset int64  `json:"offset,omitempty"`
+	Prefix string `json:"prefix_sha256,omitempty"`
 	// Cwd and Place say where the upload was made, as the client resolved
 	// it; Places are the places of the directories its sessions ran in.
 	Cwd    string         `json:"cwd,omitempty"`

@@ -26,6 +26,7 @@ type Client struct {
 	resolve func(dir string) (memory.Place, error)
 	plan    Planner
 	timeout time.Duration
+	sent    sentLog
 }
 
 // dialTimeout bounds connecting to the gateway: a host that is down fails
@@ -46,6 +47,9 @@ type Options struct {
 	// Plan finds the transcripts an import names on this machine; nil
 	// takes each path as a file of the named client.
 	Plan Planner
+	// StateDir keeps the record of what each transcript upload sent, so
+	// the next one sends only what was appended; empty sends whole files.
+	StateDir string
 }
 
 // New checks the URL and token and builds a client; it does not call the
@@ -72,7 +76,7 @@ func New(o Options) (*Client, error) {
 		t.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
 		o.Transport = t
 	}
-	return &Client{base: u, token: o.Token, http: &http.Client{Transport: o.Transport}, resolve: o.Resolve, plan: o.Plan, timeout: o.Timeout}, nil
+	return &Client{base: u, token: o.Token, http: &http.Client{Transport: o.Transport}, resolve: o.Resolve, plan: o.Plan, timeout: o.Timeout, sent: sentLog{dir: o.StateDir}}, nil
 }
 
 // Close releases nothing: a client holds no store.

@@ -105,7 +105,26 @@ func (c *Client) upload(ctx context.Context, u Upload, req engine.ImportRequest,
 	}
 	body := gateway.TranscriptBody{Provider: u.Provider, Name: u.Name, Session: req.Session, LastAnswer: req.LastAnswer,
 		Transcript: string(data), Cwd: wd, Place: here, Places: places}
+	// A transcript only grows: when the gateway holds what was sent last
+	// time and the file still starts with it, only the rest goes.
+	key := c.base.String() + " " + string(u.Provider) + " " + u.Name
+	if prev, ok := c.sent.get(key); ok && prev.Size > 0 && prev.Size <= int64(len(data)) && digest(data[:prev.Size]) == prev.SHA256 {
+		tail := body
+		tail.Transcript, tail.Offset, tail.Prefix = string(data[prev.Size:]), prev.Size, prev.SHA256
+		err = c.do(ctx, http.MethodPost, "/v1/sessions", nil, tail, &reps)
+		if !memory.IsCode(err, memory.CodeConflict) {
+			if err == nil {
+				c.sent.put(key, int64(len(data)), digest(data))
+			}
+			return reps, err
+		}
+		// The gateway holds another copy (reset, or another machine's
+		// upload): send the whole file.
+	}
 	err = c.do(ctx, http.MethodPost, "/v1/sessions", nil, body, &reps)
+	if err == nil {
+		c.sent.put(key, int64(len(data)), digest(data))
+	}
 	return reps, err
 }
 
