@@ -142,7 +142,9 @@ func (f *Factory) hookOrForward(ctx context.Context, c hookCall, fs *pflag.FlagS
 // runHook answers one call. eng is the resident process's engine, nil in
 // a hook process of its own, which opens the store for this call only.
 func (f *Factory) runHook(ctx context.Context, c hookCall, eng *engine.Engine) error {
-	f.Hook = true // maintenance goes to a detached process
+	if !f.Hook { // the resident process set it once, before serving
+		f.Hook = true // maintenance goes to a detached process
+	}
 	l, err := f.Config()
 	if err != nil {
 		return err
