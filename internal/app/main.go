@@ -118,13 +118,15 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 			// A hook only checks; the round (promotion, extraction,
 			// consolidation) runs detached so the client never waits.
 			if due, err := eng.WorkDue(ctx); err == nil && due {
-				if err := f.Spawn("worker", "--once"); err != nil {
+				if err := f.StartWorker(); err != nil {
 					logError(f, err)
 				}
 			}
-		} else if due, err := eng.MaintenanceDue(ctx); err == nil && due {
-			if _, err := eng.Maintain(ctx); err != nil {
-				logError(f, err)
+		} else if !f.Worker { // a worker's round maintains, under its lease
+			if due, err := eng.MaintenanceDue(ctx); err == nil && due {
+				if _, err := eng.Maintain(ctx); err != nil {
+					logError(f, err)
+				}
 			}
 		}
 		return eng, nil

@@ -354,7 +354,7 @@ func (d *daemon) workDue(ctx context.Context) {
 	}
 	d.workChecked = time.Now()
 	if due, err := d.eng.WorkDue(ctx); err == nil && due {
-		if err := d.f.Spawn("worker", "--once"); err != nil {
+		if err := d.f.StartWorker(); err != nil {
 			d.f.LogHook(err)
 		}
 	}

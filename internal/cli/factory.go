@@ -22,6 +22,9 @@ type Factory struct {
 	// Hook is set by hook commands: work that may not delay the client's
 	// prompt (due maintenance) goes to a detached process.
 	Hook bool
+	// Worker is set by `cairn worker`: the round maintains under its
+	// lease, so opening the store does not maintain first.
+	Worker bool
 	// Spawn starts a detached cairn process with these arguments.
 	Spawn func(args ...string) error
 	// LogHook records a hook's internal error under the data dir.

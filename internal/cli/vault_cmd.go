@@ -89,6 +89,20 @@ pass leaves the last baseline in place.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if once {
+				release, ok, err := tryLock(f.workerLock())
+				if err != nil {
+					return err
+				}
+				if !ok {
+					printWork(f, engine.WorkReport{Busy: true})
+					return nil
+				}
+				defer release()
+			}
+			// The round maintains under its lease; opening the store must
+			// not do it first, outside the lease.
+			f.Worker = true
 			eng, err := f.Engine(ctx)
 			if err != nil {
 				return err
