@@ -91,6 +91,7 @@ func (db *DB) ApplyStatement(ctx context.Context, acct memory.AccountID, st memo
 func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []temporal.Proposal) ([]temporal.Applied, error) {
 	var out []temporal.Applied
 	err := db.Update(ctx, func(tx *Tx) error {
+		ctx := stmtCtx(ctx) // a short transaction: see stmtCtx
 		out = out[:0]
 		ix, err := newIndexer(ctx, tx, memory.L1, 2)
 		if err != nil {
@@ -123,6 +124,7 @@ func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []t
 func (db *DB) SaveCapture(ctx context.Context, acct memory.AccountID, eps []memory.Episode, cands []memory.CandidateSet, ps []temporal.Proposal) ([]temporal.Applied, error) {
 	var out []temporal.Applied
 	err := db.Update(ctx, func(tx *Tx) error {
+		ctx := stmtCtx(ctx) // a short transaction: see stmtCtx
 		out = out[:0]
 		if len(eps) > 0 {
 			ix, err := newIndexer(ctx, tx, memory.L2, 2)
@@ -177,16 +179,18 @@ func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p 
 		// A many-value slot (events, collections) can hold thousands of
 		// rows; a near-copy is the same value or a recent one.
 		rows, err = scanStatements(ctx, cached{tx}, `SELECT `+statementCols+` FROM statements
-			WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND (object = ? OR id IN (
-				SELECT id FROM statements WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 ORDER BY id DESC LIMIT 32))`,
-			int64(acct), slotOf(st), st.Object, int64(acct), slotOf(st))
+			WHERE account_id = ? AND predicate = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND (object = ? OR id IN (
+				SELECT id FROM statements WHERE account_id = ? AND predicate = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0
+				ORDER BY id DESC LIMIT 32))`,
+			int64(acct), st.Predicate, slotOf(st), st.Object, int64(acct), st.Predicate, slotOf(st))
 	default:
 		// The current rows, and the closed windows still open at the new
 		// row's valid_at: all a decision needs, since a closed window that
-		// ended before it can neither hold nor follow it.
+		// ended before it can neither hold nor follow it. The slot is
+		// found through its predicate (statements_predicate_slot).
 		rows, err = scanStatements(ctx, cached{tx}, `SELECT `+statementCols+` FROM statements
-			WHERE account_id = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
-			int64(acct), slotOf(st), millis(st.ValidAt))
+			WHERE account_id = ? AND predicate = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
+			int64(acct), st.Predicate, slotOf(st), millis(st.ValidAt))
 	}
 	if err != nil {
 		return st, 0, err
