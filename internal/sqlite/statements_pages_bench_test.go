@@ -103,7 +103,9 @@ func BenchmarkStatementPages(b *testing.B) {
 	for name := range by {
 		names = append(names, name)
 	}
-	sort.Slice(names, func(i, j int) bool { return by[names[i]] > by[names[j]] || by[names[i]] == by[names[j]] && names[i] < names[j] })
+	sort.Slice(names, func(i, j int) bool {
+		return by[names[i]] > by[names[j]] || by[names[i]] == by[names[j]] && names[i] < names[j]
+	})
 	var sb strings.Builder
 	for _, name := range names {
 		fmt.Fprintf(&sb, "\n  %-28s %5.2f", name, float64(by[name])/float64(b.N))
