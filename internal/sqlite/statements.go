@@ -91,7 +91,6 @@ func (db *DB) ApplyStatement(ctx context.Context, acct memory.AccountID, st memo
 func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []temporal.Proposal) ([]temporal.Applied, error) {
 	var out []temporal.Applied
 	err := db.Update(ctx, func(tx *Tx) error {
-		ctx := stmtCtx(ctx) // a short transaction: see stmtCtx
 		out = out[:0]
 		ix, err := newIndexer(ctx, tx, memory.L1, 2)
 		if err != nil {
@@ -124,7 +123,6 @@ func (db *DB) ApplyStatements(ctx context.Context, acct memory.AccountID, ps []t
 func (db *DB) SaveCapture(ctx context.Context, acct memory.AccountID, eps []memory.Episode, cands []memory.CandidateSet, ps []temporal.Proposal) ([]temporal.Applied, error) {
 	var out []temporal.Applied
 	err := db.Update(ctx, func(tx *Tx) error {
-		ctx := stmtCtx(ctx) // a short transaction: see stmtCtx
 		out = out[:0]
 		if len(eps) > 0 {
 			ix, err := newIndexer(ctx, tx, memory.L2, 2)
@@ -132,7 +130,7 @@ func (db *DB) SaveCapture(ctx context.Context, acct memory.AccountID, eps []memo
 				return err
 			}
 			for _, ep := range eps {
-				if _, err := saveEpisodeTx(ctx, tx, ix, acct, ep); err != nil {
+				if _, err := saveEpisodeTx(stmtCtx(ctx), tx, ix, acct, ep); err != nil {
 					return err
 				}
 			}
@@ -268,7 +266,7 @@ func insertStatement(ctx context.Context, tx *Tx, ix *indexer, acct memory.Accou
 			return 0, err
 		}
 	}
-	return id, ix.add(ctx, id, statementBody(s), string(s.Class)+" "+s.Category)
+	return id, ix.add(stmtCtx(ctx), id, statementBody(s), string(s.Class)+" "+s.Category)
 }
 
 // statementBody is what the index reads of a statement.
@@ -310,7 +308,7 @@ func revise(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, rv 
 		millis(tx.Now), string(memory.ReasonRevised), by, rv.ID); err != nil {
 		return err
 	}
-	if err := ix.remove(ctx, rv.ID); err != nil {
+	if err := ix.remove(stmtCtx(ctx), rv.ID); err != nil {
 		return err
 	}
 	if !rv.NewInvalidAt.After(old.ValidAt) {
