@@ -189,9 +189,40 @@ func (tx *Tx) Exec(q string, args ...any) (sql.Result, error) {
 	return tx.ExecContext(context.Background(), q, args...)
 }
 
+// stmtCtx is the context one statement inside a write transaction runs
+// with: ctx's values without its cancellation, unless ctx has already
+// ended (then the statement fails at once with ctx's error). Given a
+// context that can be cancelled, the driver starts a goroutine per
+// statement (and sets a progress handler) and database/sql one per result
+// set to watch it: 3–5 % of the CPU of `cairn import`, whose context ends
+// on Ctrl-C (BENCHMARKS.md, Import). The transaction holds the write lock,
+// so no statement in it waits on a lock, and a cancellation still ends it
+// at the next statement.
+func stmtCtx(ctx context.Context) context.Context {
+	if ctx.Done() == nil || ctx.Err() != nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
+// ExecContext runs q in the transaction.
+func (tx *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return tx.Conn.ExecContext(stmtCtx(ctx), q, args...)
+}
+
+// QueryContext runs q in the transaction.
+func (tx *Tx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return tx.Conn.QueryContext(stmtCtx(ctx), q, args...)
+}
+
+// QueryRowContext runs q in the transaction.
+func (tx *Tx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	return tx.Conn.QueryRowContext(stmtCtx(ctx), q, args...)
+}
+
 // stmt returns q prepared once on the writer.
 func (tx *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
-	return tx.db.preparedLocked(ctx, q)
+	return tx.db.preparedLocked(stmtCtx(ctx), q)
 }
 
 // exec runs a cached statement in the transaction.
@@ -200,7 +231,7 @@ func (tx *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	return st.ExecContext(ctx, args...)
+	return st.ExecContext(stmtCtx(ctx), args...)
 }
 
 // query runs a cached query in the transaction.
@@ -209,7 +240,7 @@ func (tx *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	if err != nil {
 		return nil, err
 	}
-	return st.QueryContext(ctx, args...)
+	return st.QueryContext(stmtCtx(ctx), args...)
 }
 
 // Update runs fn in one IMMEDIATE write transaction, committing when fn
@@ -240,9 +271,10 @@ func (db *DB) Update(ctx context.Context, fn func(*Tx) error) (err error) {
 	if err := fn(&Tx{Conn: c, Now: db.Now().UTC(), db: db}); err != nil {
 		return err
 	}
-	commit, err := db.preparedLocked(ctx, `COMMIT`)
+	// A COMMIT, once started, is not interrupted.
+	commit, err := db.preparedLocked(stmtCtx(ctx), `COMMIT`)
 	if err == nil {
-		_, err = commit.ExecContext(ctx)
+		_, err = commit.ExecContext(stmtCtx(ctx))
 	}
 	if err != nil {
 		return memory.Wrap(memory.CodeInternal, "commit", err)

@@ -194,6 +194,55 @@ func TestUpdateRollsBackAndRecovers(t *testing.T) {
 	}
 }
 
+// TestCancelEndsWriteAtNextStatement: statements in a write transaction
+// run without a cancellation watcher (stmtCtx), so a context that ends
+// mid-transaction must still stop it at the next statement, through each
+// way a transaction runs one, and roll everything back.
+func TestCancelEndsWriteAtNextStatement(t *testing.T) {
+	db := openTest(t)
+	ins := `INSERT INTO settings (account_id, key, value, updated_at) VALUES (1, ?, 'x', 1)`
+	for name, run := range map[string]func(ctx context.Context, tx *Tx) error{
+		"exec": func(ctx context.Context, tx *Tx) error { _, err := tx.exec(ctx, ins, "second"); return err },
+		"ExecContext": func(ctx context.Context, tx *Tx) error {
+			_, err := tx.ExecContext(ctx, ins, "second")
+			return err
+		},
+		"query": func(ctx context.Context, tx *Tx) error {
+			rows, err := tx.query(ctx, `SELECT key FROM settings`)
+			if err == nil {
+				rows.Close()
+			}
+			return err
+		},
+		"QueryRowContext": func(ctx context.Context, tx *Tx) error {
+			var n int
+			return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM settings`).Scan(&n)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			err := db.Update(ctx, func(tx *Tx) error {
+				if _, err := tx.exec(ctx, ins, "first."+name); err != nil {
+					return err
+				}
+				cancel()
+				return run(ctx, tx)
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("a statement after the context ended: got %v, want context.Canceled", err)
+			}
+			var n int
+			if err := db.read.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM settings WHERE key = ?`, "first."+name).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				t.Fatal("the cancelled transaction's first row was committed")
+			}
+		})
+	}
+}
+
 // TestWriterPragmas pins the durability of the write path: WAL with
 // synchronous=NORMAL survives an application crash (a committed
 // transaction is in the WAL before COMMIT returns); only a power loss or

@@ -130,7 +130,7 @@ func (db *DB) SaveCapture(ctx context.Context, acct memory.AccountID, eps []memo
 				return err
 			}
 			for _, ep := range eps {
-				if _, err := saveEpisodeTx(ctx, tx, ix, acct, ep); err != nil {
+				if _, err := saveEpisodeTx(stmtCtx(ctx), tx, ix, acct, ep); err != nil {
 					return err
 				}
 			}
@@ -177,16 +177,18 @@ func applyTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, p 
 		// A many-value slot (events, collections) can hold thousands of
 		// rows; a near-copy is the same value or a recent one.
 		rows, err = scanStatements(ctx, cached{tx}, `SELECT `+statementCols+` FROM statements
-			WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND (object = ? OR id IN (
-				SELECT id FROM statements WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 ORDER BY id DESC LIMIT 32))`,
-			int64(acct), slotOf(st), st.Object, int64(acct), slotOf(st))
+			WHERE account_id = ? AND predicate = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND (object = ? OR id IN (
+				SELECT id FROM statements WHERE account_id = ? AND predicate = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0
+				ORDER BY id DESC LIMIT 32))`,
+			int64(acct), st.Predicate, slotOf(st), st.Object, int64(acct), st.Predicate, slotOf(st))
 	default:
 		// The current rows, and the closed windows still open at the new
 		// row's valid_at: all a decision needs, since a closed window that
-		// ended before it can neither hold nor follow it.
+		// ended before it can neither hold nor follow it. The slot is
+		// found through its predicate (statements_predicate_slot).
 		rows, err = scanStatements(ctx, cached{tx}, `SELECT `+statementCols+` FROM statements
-			WHERE account_id = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
-			int64(acct), slotOf(st), millis(st.ValidAt))
+			WHERE account_id = ? AND predicate = ? AND slot = ? AND reason <> 'revised' AND (expired_at = 0 OR invalid_at > ?)`,
+			int64(acct), st.Predicate, slotOf(st), millis(st.ValidAt))
 	}
 	if err != nil {
 		return st, 0, err
@@ -264,7 +266,7 @@ func insertStatement(ctx context.Context, tx *Tx, ix *indexer, acct memory.Accou
 			return 0, err
 		}
 	}
-	return id, ix.add(ctx, id, statementBody(s), string(s.Class)+" "+s.Category)
+	return id, ix.add(stmtCtx(ctx), id, statementBody(s), string(s.Class)+" "+s.Category)
 }
 
 // statementBody is what the index reads of a statement.
@@ -306,7 +308,7 @@ func revise(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, rv 
 		millis(tx.Now), string(memory.ReasonRevised), by, rv.ID); err != nil {
 		return err
 	}
-	if err := ix.remove(ctx, rv.ID); err != nil {
+	if err := ix.remove(stmtCtx(ctx), rv.ID); err != nil {
 		return err
 	}
 	if !rv.NewInvalidAt.After(old.ValidAt) {

@@ -52,7 +52,8 @@ func (db *DB) ReopenStatement(ctx context.Context, acct memory.AccountID, id int
 		}
 		if s.Kind == memory.KindFact && s.Cardinality == memory.One {
 			rows, err := scanStatements(ctx, tx, `SELECT `+statementCols+` FROM statements
-				WHERE account_id = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND id <> ?`, int64(acct), slotOf(s), id)
+				WHERE account_id = ? AND predicate = ? AND slot = ? AND expired_at = 0 AND invalid_at = 0 AND id <> ?`,
+				int64(acct), s.Predicate, slotOf(s), id)
 			if err != nil {
 				return err
 			}

@@ -71,7 +71,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				c.TurnsUpdated++
 				c.Changed[t.Key] = turnID
 			default:
-				res, err := insTurn.ExecContext(ctx, int64(acct), id, t.Seq, t.Key, t.Request, t.Outcome, string(t.Status),
+				res, err := insTurn.ExecContext(stmtCtx(ctx), int64(acct), id, t.Seq, t.Key, t.Request, t.Outcome, string(t.Status),
 					int64(t.Flags), t.Model, millis(t.StartedAt), millis(t.EndedAt), t.Digest, millis(tx.Now), millis(tx.Now))
 				if err != nil {
 					return err
@@ -83,7 +83,7 @@ func (db *DB) SaveSession(ctx context.Context, acct memory.AccountID, s memory.S
 				c.Changed[t.Key] = turnID
 			}
 			for _, p := range t.Parts {
-				res, err := insPart.ExecContext(ctx, int64(acct), id, turnID, p.Seq, string(p.Role), string(p.Kind),
+				res, err := insPart.ExecContext(stmtCtx(ctx), int64(acct), id, turnID, p.Seq, string(p.Role), string(p.Kind),
 					p.Tool, boolInt(p.IsError), p.Text, millis(p.Time))
 				if err != nil {
 					return err
@@ -168,7 +168,7 @@ func dropParts(ctx context.Context, tx *Tx, ix *indexer, turnID int64) error {
 	}
 	rows.Close()
 	for _, id := range ids {
-		if err := ix.remove(ctx, id); err != nil {
+		if err := ix.remove(stmtCtx(ctx), id); err != nil {
 			return err
 		}
 	}
@@ -226,11 +226,11 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, pla
 			if err := tx.QueryRowContext(ctx, `SELECT text FROM parts WHERE id = ?`, n.id).Scan(&body); err != nil {
 				return err
 			}
-			if err := ix.remove(ctx, n.id); err != nil {
+			if err := ix.remove(stmtCtx(ctx), n.id); err != nil {
 				return err
 			}
 		}
-		if err := ix.addPlaced(ctx, n.id, place, indexedBody(body), contextOf(list, i)); err != nil {
+		if err := ix.addPlaced(stmtCtx(ctx), n.id, place, indexedBody(body), contextOf(list, i)); err != nil {
 			return err
 		}
 	}
