@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -115,12 +116,18 @@ func BenchmarkSearch(b *testing.B) {
 // runSearches times each search and reports the percentiles.
 func runSearches(b *testing.B, eng *engine.Engine, st searchStore, queries []corpus.Query, base engine.SearchRequest) {
 	ctx := context.Background()
+	// Locked to one thread, the thread's CPU time is the search's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cpu time.Duration
 	search := func(q corpus.Query) (engine.SearchResult, time.Duration) {
 		req := base
 		req.Query = q.Text
+		c0 := threadCPU()
 		t0 := time.Now()
 		res, err := eng.Search(ctx, req)
 		d := time.Since(t0)
+		cpu = threadCPU() - c0
 		if err != nil {
 			b.Fatalf("search %q: %v", q.Text, err)
 		}
@@ -138,6 +145,7 @@ func runSearches(b *testing.B, eng *engine.Engine, st searchStore, queries []cor
 		b.Fatalf("no query found anything at %s; rebuild the store (delete %s)", base.Cwd, st.dir)
 	}
 	lat := make([]time.Duration, 0, b.N)
+	var cpus []time.Duration
 	byKind := map[string][]time.Duration{}
 	type slow struct {
 		q    corpus.Query
@@ -149,6 +157,7 @@ func runSearches(b *testing.B, eng *engine.Engine, st searchStore, queries []cor
 		q := queries[i%len(queries)]
 		res, d := search(q)
 		lat = append(lat, d)
+		cpus = append(cpus, cpu)
 		byKind[q.Kind] = append(byKind[q.Kind], d)
 		if i < len(queries) {
 			slowest = append(slowest, slow{q, d, len(res.Hits)})
@@ -157,6 +166,8 @@ func runSearches(b *testing.B, eng *engine.Engine, st searchStore, queries []cor
 	b.ReportMetric(ms(percentile(lat, 50)), "p50-ms")
 	b.ReportMetric(ms(percentile(lat, 95)), "p95-ms")
 	b.ReportMetric(ms(percentile(lat, 99)), "p99-ms")
+	b.ReportMetric(ms(percentile(cpus, 50)), "cpu-p50-ms")
+	b.ReportMetric(ms(percentile(cpus, 95)), "cpu-p95-ms")
 	b.ReportMetric(float64(st.DBBytes)/1e6, "db-MB")
 	if st.FTSBytes >= 0 {
 		b.ReportMetric(float64(st.FTSBytes)/1e6, "fts-MB")
