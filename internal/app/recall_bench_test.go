@@ -104,11 +104,7 @@ func BenchmarkRecallBlock(b *testing.B) {
 			}
 			now := st.End.Add(time.Hour)
 			db.Now = func() time.Time { return now }
-			// A store in use has had background rounds, which refresh the
-			// planner's statistics.
-			if err := db.RefreshPlannerStats(ctx); err != nil {
-				b.Fatal(err)
-			}
+			settleStore(b, db)
 			eng := engine.New(db, engine.Options{Config: config.Default(), Resolve: gitdir.Resolve, Readers: readers(),
 				Now: func() time.Time { return now }})
 			defer eng.Close()
