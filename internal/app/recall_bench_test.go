@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -103,11 +104,7 @@ func BenchmarkRecallBlock(b *testing.B) {
 			}
 			now := st.End.Add(time.Hour)
 			db.Now = func() time.Time { return now }
-			// A store in use has had background rounds, which refresh the
-			// planner's statistics.
-			if err := db.RefreshPlannerStats(ctx); err != nil {
-				b.Fatal(err)
-			}
+			settleStore(b, db)
 			eng := engine.New(db, engine.Options{Config: config.Default(), Resolve: gitdir.Resolve, Readers: readers(),
 				Now: func() time.Time { return now }})
 			defer eng.Close()
@@ -146,10 +143,15 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 	ctx := context.Background()
 	cwd := st.Checkouts[0].Dir // the busiest worktree
 	session := 0
+	// Locked to one thread, the thread's CPU time is the block's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cpu time.Duration
 	build := func(query string, standing bool) (engine.RecallResult, time.Duration) {
 		session++
 		req := engine.RecallRequest{Query: query, Cwd: cwd, Provider: memory.ProviderClaudeCode,
 			Session: fmt.Sprintf("recall-bench-%d", session), Start: standing}
+		c0 := threadCPU()
 		t0 := time.Now()
 		var res engine.RecallResult
 		var err error
@@ -159,6 +161,7 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 			res, err = eng.Recall(ctx, req)
 		}
 		d := time.Since(t0)
+		cpu = threadCPU() - c0
 		if err != nil {
 			b.Fatalf("recall %q: %v", query, err)
 		}
@@ -184,7 +187,7 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 			cwd, lines, len(std.Block.Lines), excerpts, st.dir)
 	}
 
-	var recallLat, earlierLat, plainLat, standingLat []time.Duration
+	var recallLat, earlierLat, plainLat, standingLat, recallCPU, standingCPU []time.Duration
 	var tokens, standingTokens int
 	sections := map[string]int{}
 	type slow struct {
@@ -197,9 +200,11 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 		r := reqs[i%len(reqs)]
 		std, ds := build("", true)
 		standingLat = append(standingLat, ds)
+		standingCPU = append(standingCPU, cpu)
 		standingTokens += std.Block.Tokens
 		res, d := build(r.Text, false)
 		recallLat = append(recallLat, d)
+		recallCPU = append(recallCPU, cpu)
 		if r.earlier {
 			earlierLat = append(earlierLat, d)
 		} else {
@@ -219,6 +224,9 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 	b.ReportMetric(ms(percentile(recallLat, 50)), "recall-p50-ms")
 	b.ReportMetric(ms(percentile(recallLat, 95)), "recall-p95-ms")
 	b.ReportMetric(ms(percentile(recallLat, 99)), "recall-p99-ms")
+	b.ReportMetric(ms(percentile(recallCPU, 50)), "recall-cpu-p50-ms")
+	b.ReportMetric(ms(percentile(recallCPU, 95)), "recall-cpu-p95-ms")
+	b.ReportMetric(ms(percentile(standingCPU, 50)), "standing-cpu-p50-ms")
 	b.ReportMetric(ms(percentile(earlierLat, 50)), "earlier-p50-ms")
 	b.ReportMetric(ms(percentile(earlierLat, 95)), "earlier-p95-ms")
 	b.ReportMetric(ms(percentile(plainLat, 50)), "plain-p50-ms")

@@ -33,7 +33,8 @@ type WorkReport struct {
 }
 
 // PlannerStats is a store whose query planner keeps statistics that the
-// background round refreshes (SQLite's; a server refreshes its own).
+// background round refreshes (SQLite's, which then also merges its
+// full-text indexes' segments; a server refreshes its own).
 type PlannerStats interface {
 	RefreshPlannerStats(ctx context.Context) error
 }

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -128,6 +129,34 @@ func Coverage(terms []Term, body, context []string) float64 {
 	return got / all
 }
 
+// matchCoverage is Coverage of a candidate's text and context, each cut
+// to coverageChars. The context counts only for terms the body lacks, so
+// it is tokenized only then (tokenizing is most of a fusion's time).
+func matchCoverage(terms []Term, c memory.Match) float64 {
+	body := text.Tokens(clip(c.Text))
+	if c.Context == "" || holdsAll(terms, body) {
+		return Coverage(terms, body, nil)
+	}
+	return Coverage(terms, body, text.Tokens(clip(c.Context)))
+}
+
+func clip(s string) string {
+	if len(s) > coverageChars {
+		return s[:coverageChars]
+	}
+	return s
+}
+
+// holdsAll says whether every term is among the tokens.
+func holdsAll(terms []Term, tokens []string) bool {
+	for _, t := range terms {
+		if !slices.Contains(tokens, t.Text) {
+			return false
+		}
+	}
+	return true
+}
+
 // Fuse ranks each layer's candidates, scores them with the seed's formula
 // and merges the layers into one list, best first. Matches must come
 // from distinct rows.
@@ -139,15 +168,7 @@ func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Match) []Sco
 		weight := w.Layer[l]
 		i := 0
 		for _, c := range cs {
-			body := c.Text
-			if len(body) > coverageChars {
-				body = body[:coverageChars]
-			}
-			around := c.Context
-			if len(around) > coverageChars {
-				around = around[:coverageChars]
-			}
-			lex := Coverage(terms, text.Tokens(body), text.Tokens(around))
+			lex := matchCoverage(terms, c)
 			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned {
 				continue
 			}

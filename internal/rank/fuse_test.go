@@ -2,10 +2,12 @@ package rank
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/text"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
@@ -133,4 +135,26 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// matchCoverage skips the context when the body holds every term; the
+// score must be Coverage's over both, whatever the case.
+func TestMatchCoverageIsCoverage(t *testing.T) {
+	terms := []Term{{Text: "deploy", IDF: 1.2}, {Text: "oregon", IDF: 2.5}}
+	long := strings.Repeat("filler words here ", 200) + "oregon"
+	for _, c := range []struct{ body, context string }{
+		{"deploy to oregon", "deploy again"},
+		{"deploy to render", "moved to oregon"},
+		{"nothing here", "nor here"},
+		{"deploy", ""},
+		{"", "deploy oregon"},
+		{long, "deploy"},
+		{"deploy", long},
+	} {
+		m := memory.Match{Text: c.body, Context: c.context}
+		want := Coverage(terms, text.Tokens(clip(c.body)), text.Tokens(clip(c.context)))
+		if got := matchCoverage(terms, m); got != want {
+			t.Errorf("body %.30q context %.30q: %v, want %v", c.body, c.context, got, want)
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/cairn-memory/cairn/internal/memory"
-	"github.com/cairn-memory/cairn/internal/text"
 )
 
 // Similar is a row the semantic leg found, with its cosine similarity to
@@ -46,15 +45,7 @@ func FuseHybrid(w Weights, h Hybrid, terms []Term, layers map[memory.Layer]Legs)
 		weight := w.Layer[l]
 		i := 0
 		for _, c := range merged {
-			body := c.Text
-			if len(body) > coverageChars {
-				body = body[:coverageChars]
-			}
-			around := c.Context
-			if len(around) > coverageChars {
-				around = around[:coverageChars]
-			}
-			lex := Coverage(terms, text.Tokens(body), text.Tokens(around))
+			lex := matchCoverage(terms, c)
 			s, similar := sim[c.ID]
 			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned && !(similar && s >= h.MinSimilarity) {
 				continue

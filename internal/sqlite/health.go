@@ -82,7 +82,12 @@ func tableNames(ctx context.Context, tx *sql.Tx) ([]string, error) {
 // they are missing or stale, from a sample of each index. Without them
 // the planner walks an index on account_id alone for queries a table scan
 // answers faster (a standing block's session-state read took 3× longer).
+// It first merges a round's share of the full-text indexes' segments
+// (MergeIndexes), the other structure reads depend on.
 func (db *DB) RefreshPlannerStats(ctx context.Context) error {
+	if _, err := db.MergeIndexes(ctx, mergeRoundSteps); err != nil {
+		return err
+	}
 	for _, q := range []string{`PRAGMA analysis_limit = 400`, `PRAGMA optimize = 0x10002`} {
 		if _, err := db.write.ExecContext(ctx, q); err != nil {
 			return memory.Wrap(memory.CodeInternal, "refresh planner statistics", err)

@@ -444,14 +444,20 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 	if limit <= 0 {
 		limit = 50
 	}
+	// Every match is ranked (the index has no place), then filtered
+	// through the episodes_sight index alone; only the best are read whole.
 	var sb strings.Builder
 	args := []any{derivedMatch(q), int64(acct)}
-	sb.WriteString(`SELECT -bm25(episodes_fts, 1.0, 0.3) AS score, ` + episodeCols + `
-		FROM episodes_fts JOIN episodes e ON e.id = episodes_fts.rowid
-		JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
-		WHERE episodes_fts MATCH ? AND e.account_id = ? AND e.expired_at = 0`)
+	sb.WriteString(`WITH best AS (
+			SELECT hits.id, hits.score FROM (
+				SELECT rowid AS id, -bm25(episodes_fts, 1.0, 0.3) AS score FROM episodes_fts WHERE episodes_fts MATCH ?) hits
+			JOIN episodes e INDEXED BY episodes_sight ON e.id = hits.id
+			WHERE e.account_id = ? AND e.expired_at = 0`)
 	episodeFilter(&sb, &args, q)
-	sb.WriteString(` ORDER BY score DESC, e.id DESC LIMIT ?`)
+	sb.WriteString(` ORDER BY hits.score DESC, hits.id DESC LIMIT ?)
+		SELECT best.score, ` + episodeCols + ` FROM best JOIN episodes e ON e.id = best.id
+		JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
+		ORDER BY best.score DESC, e.id DESC`)
 	args = append(args, limit)
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
