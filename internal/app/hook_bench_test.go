@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-memory/cairn/internal/sqlite"
 )
 
 // BenchmarkHook times the hook as the client runs it, a new process per
@@ -55,6 +58,16 @@ func BenchmarkHook(b *testing.B) {
 			// Hooks write receipts: the run gets its own copy.
 			home := b.TempDir()
 			if err := copyStore(filepath.Join(st.dir, "cairn.db"), filepath.Join(home, "cairn.db")); err != nil {
+				b.Fatal(err)
+			}
+			// As background rounds keep a store in use, so BenchmarkRecallBlock
+			// reads it.
+			db, err := sqlite.Open(context.Background(), filepath.Join(home, "cairn.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			settleStore(b, db)
+			if err := db.Close(); err != nil {
 				b.Fatal(err)
 			}
 			before := os.Getenv("CAIRN_BENCH_HOOK_BEFORE")
