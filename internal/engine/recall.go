@@ -396,7 +396,11 @@ func (g *gatherer) addEpisode(ep memory.Episode, score float64) {
 func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64) error {
 	e := g.e
 	see := memory.SightOf(p, memory.RungEverywhere)
-	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true})
+	// The store picks the rules, in the block's order: a large store holds
+	// thousands of current notes, and reading each to pick a dozen was a
+	// large part of a session's start.
+	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true,
+		Rules: true, Limit: e.cfg.Recall.L1Limit})
 	if err != nil {
 		return err
 	}

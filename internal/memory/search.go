@@ -74,6 +74,11 @@ type StatementFilter struct {
 	Current    bool   // only rows true now and believed now
 	Live       bool   // leave out withdrawn rows (retracted, forgotten, held back, revised)
 	Pinned     bool   // only pinned rows
+	// Rules keeps only the notes that are rules you set: pinned, or
+	// asserted preferences and conventions, never a row without a tier;
+	// ordered as a block shows them (pinned first, then by confidence, then
+	// oldest first).
+	Rules bool
 	// ExpiredSince, when set, keeps only rows cairn stopped believing at or
 	// after it (what changed lately).
 	ExpiredSince time.Time

@@ -39,6 +39,11 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if f.Pinned {
 		sb.WriteString(` AND pinned = 1`)
 	}
+	if f.Rules {
+		// Literal, so that SQLite sees the partial index statements_rules
+		// (migration 0018) answers it.
+		sb.WriteString(` AND kind = 'note' AND tier <> '' AND (pinned = 1 OR (tier = 'asserted' AND class IN ('preference', 'convention')))`)
+	}
 	if !f.ExpiredSince.IsZero() {
 		sb.WriteString(` AND expired_at >= ?`)
 		args = append(args, millis(f.ExpiredSince))
@@ -54,6 +59,8 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	sightFilter(&sb, &args, f.Sight)
 	if f.ByExpiry {
 		sb.WriteString(` ORDER BY expired_at DESC, id DESC`)
+	} else if f.Rules {
+		sb.WriteString(` ORDER BY pinned DESC, confidence DESC, id`)
 	} else {
 		sb.WriteString(` ORDER BY id`)
 	}

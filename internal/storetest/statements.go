@@ -282,6 +282,37 @@ func testStatements(t *testing.T, open Open) {
 		wantCode(t, err, memory.CodeNotFound)
 	})
 
+	t.Run("the rules filter", func(t *testing.T) {
+		e := newEnv(t, open)
+		note := func(text string, class memory.Class, tier memory.Tier) memory.Statement {
+			n := fact("", "", text, day0)
+			n.Kind, n.Class, n.Tier, n.Cardinality = memory.KindNote, class, tier, memory.Many
+			return e.applyOne(memory.LocalAccount, n).Statement
+		}
+		env := note("We deploy production to Render.", memory.ClassEnvironment, memory.TierAsserted)
+		p := note("Use pnpm, never npm.", memory.ClassPreference, memory.TierAsserted)
+		c := note("Commit subjects start with the ticket key.", memory.ClassConvention, memory.TierInferred)
+		c2 := note("Branches are named feature/KEY.", memory.ClassConvention, memory.TierAsserted)
+		e.applyOne(memory.LocalAccount, fact("production", "deploy_target", "Render", day0)) // a fact is never a rule
+		must(e.Store.PinStatement(e.ctx, memory.LocalAccount, env.ID, true))(t)
+		var ids []int64
+		for _, r := range must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{Rules: true, Current: true}))(t) {
+			ids = append(ids, r.ID)
+		}
+		// Pinned whatever its class; asserted preferences and conventions;
+		// not an inferred convention.
+		if want := []int64{env.ID, p.ID, c2.ID}; !slices.Equal(ids, want) {
+			t.Fatalf("rules %v, want %v (inferred convention %d)", ids, want, c.ID)
+		}
+		// The order is the block's: pinned first, then by confidence.
+		must(e.Store.PinStatement(e.ctx, memory.LocalAccount, env.ID, false))(t)
+		must(e.Store.PinStatement(e.ctx, memory.LocalAccount, c2.ID, true))(t)
+		rows := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{Rules: true, Current: true, Limit: 2}))(t)
+		if len(rows) != 2 || rows[0].ID != c2.ID || rows[1].ID != p.ID {
+			t.Fatalf("rules in order with a limit: %v", objects(rows))
+		}
+	})
+
 	t.Run("evidence, filters and predicate counts", func(t *testing.T) {
 		e := newEnv(t, open)
 		sid, turns := e.save(memory.LocalAccount, session("ev", wtA, day0, "we deploy to Render", "and the db is postgres"))
