@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -118,7 +119,7 @@ func (f *Factory) startResident() {
 	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < 30*time.Second {
 		return
 	}
-	if err := os.MkdirAll(dirOf(stamp), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(stamp), 0o700); err != nil {
 		f.LogHook(err)
 		return
 	}
@@ -131,13 +132,6 @@ func (f *Factory) startResident() {
 	if err := f.Spawn("daemon", "run"); err != nil {
 		f.LogHook(fmt.Errorf("start the resident process: %w", err))
 	}
-}
-
-func dirOf(p string) string {
-	if i := strings.LastIndexByte(p, os.PathSeparator); i > 0 {
-		return p[:i]
-	}
-	return "."
 }
 
 // daemon is the resident process: one engine, kept open, answering the

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cairn-memory/cairn/internal/engine"
+	"github.com/cairn-memory/cairn/internal/filelock"
 	"github.com/cairn-memory/cairn/internal/memory"
 )
 
@@ -90,7 +91,7 @@ pass leaves the last baseline in place.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if once {
-				release, ok, err := tryLock(f.workerLock())
+				release, ok, err := filelock.Try(f.workerLock())
 				if err != nil {
 					return err
 				}

@@ -396,30 +396,19 @@ func (g *gatherer) addEpisode(ep memory.Episode, score float64) {
 func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64) error {
 	e := g.e
 	see := memory.SightOf(p, memory.RungEverywhere)
-	// The store picks the rules, in the block's order: a large store holds
+	// The store picks the rules, in the block's order (pinned first, then
+	// by confidence, oldest first), up to the limit: a large store holds
 	// thousands of current notes, and reading each to pick a dozen was a
 	// large part of a session's start.
-	notes, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true,
-		Rules: true, Limit: e.cfg.Recall.L1Limit})
-	if err != nil {
-		return err
-	}
 	var rules []memory.Statement
-	for _, n := range notes {
-		if n.Tier != memory.TierNone && isRule(n) {
-			rules = append(rules, n)
+	if limit := e.cfg.Recall.L1Limit; limit > 0 {
+		var err error
+		rules, err = e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindNote}, Sight: &see, Current: true,
+			Rules: true, Limit: limit})
+		if err != nil {
+			return err
 		}
 	}
-	sort.SliceStable(rules, func(i, j int) bool {
-		if rules[i].Pinned != rules[j].Pinned {
-			return rules[i].Pinned
-		}
-		if rules[i].Confidence != rules[j].Confidence {
-			return rules[i].Confidence > rules[j].Confidence
-		}
-		return rules[i].ID < rules[j].ID
-	})
-	rules = rules[:min(len(rules), e.cfg.Recall.L1Limit)]
 	// Evidence is read for the rules the block shows only (their receipt
 	// names the turns they came from), not for every note in sight.
 	if err := e.withEvidence(ctx, rules); err != nil {

@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/cairn-memory/cairn/internal/filelock"
 )
 
 // ErrRunning: another server holds the data dir's lock.
@@ -17,9 +18,9 @@ var ErrRunning = errors.New("a resident server is already running")
 
 // Listener is a server's socket and the lock that makes it the only one.
 type Listener struct {
-	ln   *net.UnixListener
-	lock *os.File
-	path string
+	ln     *net.UnixListener
+	unlock func()
+	path   string
 }
 
 // Listen takes the lock beside sock and listens there. The folder is made
@@ -33,31 +34,27 @@ func Listen(sock string) (*Listener, error) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, err
 	}
-	lock, err := os.OpenFile(sock+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	unlock, ok, err := filelock.Try(sock + ".lock")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lock %s: %w", sock+".lock", err)
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, ErrRunning
-		}
-		return nil, fmt.Errorf("lock %s: %w", lock.Name(), err)
+	if !ok {
+		return nil, ErrRunning
 	}
 	// Holding the lock, any socket file left is a dead server's.
 	_ = os.Remove(sock)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
 	if err != nil {
-		lock.Close()
+		unlock()
 		return nil, err
 	}
 	ln.SetUnlinkOnClose(true)
 	if err := os.Chmod(sock, 0o600); err != nil {
 		ln.Close()
-		lock.Close()
+		unlock()
 		return nil, err
 	}
-	return &Listener{ln: ln, lock: lock, path: sock}, nil
+	return &Listener{ln: ln, unlock: unlock, path: sock}, nil
 }
 
 // Path is the socket's path.
@@ -66,7 +63,7 @@ func (l *Listener) Path() string { return l.path }
 // Close removes the socket and releases the lock.
 func (l *Listener) Close() error {
 	err := l.ln.Close()
-	l.lock.Close()
+	l.unlock()
 	return err
 }
 
