@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,10 +256,15 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
+// timestamps are left out of the leak check: a time's digits may hold
+// "4417" by chance (it failed so once, in a created_at's nanoseconds).
+var timestamps = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T[0-9:.]+(Z|[+-]\d{2}:\d{2})`)
+
 func leak(t *testing.T, what string, b []byte) {
 	t.Helper()
+	text := timestamps.ReplaceAllString(string(b), "TIME")
 	for _, w := range aliceWords {
-		if strings.Contains(string(b), w) {
+		if strings.Contains(text, w) {
 			t.Errorf("%s leaks alice's %q: %.300s", what, w, b)
 		}
 	}
