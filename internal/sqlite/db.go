@@ -24,7 +24,7 @@ const busyTimeout = 15 * time.Second
 type DB struct {
 	path  string
 	write *sql.DB
-	read  *sql.DB
+	read  *readers
 	// wmu serializes writes on wconn, the writer pool's one connection,
 	// held from the first write to Close. A write transaction is BEGIN
 	// IMMEDIATE and COMMIT run on it as statements: database/sql's own
@@ -109,7 +109,7 @@ func openPools(path string, exists bool) (*DB, error) {
 		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
 	}
 	read.SetMaxOpenConns(4)
-	return &DB{path: path, write: write, read: read, Now: time.Now}, nil
+	return &DB{path: path, write: write, read: newReaders(read), Now: time.Now}, nil
 }
 
 func dsn(path, params string) string {
