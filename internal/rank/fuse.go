@@ -93,16 +93,25 @@ const ContextShare = 0.5
 // seen (idf 0) carries no information anyone could hold and is left out;
 // when no term has any, every term weighs 1.
 func Coverage(terms []Term, body, context []string) float64 {
+	return coverage(terms, inTokens(terms, body), inTokens(terms, context))
+}
+
+// inTokens is the mask of the terms among tokens.
+func inTokens(terms []Term, tokens []string) uint64 {
+	var m uint64
+	for i, t := range terms {
+		if i < 64 && slices.Contains(tokens, t.Text) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// coverage is Coverage with the terms found in the body and in the
+// context given as masks (bit i for terms[i]).
+func coverage(terms []Term, body, context uint64) float64 {
 	if len(terms) == 0 {
 		return 0
-	}
-	inBody := make(map[string]struct{}, len(body))
-	for _, t := range body {
-		inBody[t] = struct{}{}
-	}
-	inCtx := make(map[string]struct{}, len(context))
-	for _, t := range context {
-		inCtx[t] = struct{}{}
 	}
 	weighted := false
 	for _, t := range terms {
@@ -111,15 +120,17 @@ func Coverage(terms []Term, body, context []string) float64 {
 		}
 	}
 	var got, all float64
-	for _, t := range terms {
+	for i, t := range terms {
 		w := t.IDF
 		if !weighted {
 			w = 1
 		}
 		all += w
-		if _, ok := inBody[t.Text]; ok {
+		switch bit := uint64(1) << i; {
+		case i >= 64:
+		case body&bit != 0:
 			got += w
-		} else if _, ok := inCtx[t.Text]; ok {
+		case context&bit != 0:
 			got += w * ContextShare
 		}
 	}
@@ -129,15 +140,24 @@ func Coverage(terms []Term, body, context []string) float64 {
 	return got / all
 }
 
-// matchCoverage is Coverage of a candidate's text and context, each cut
-// to coverageChars. The context counts only for terms the body lacks, so
-// it is tokenized only then (tokenizing is most of a fusion's time).
-func matchCoverage(terms []Term, c memory.Match) float64 {
-	body := text.Tokens(clip(c.Text))
-	if c.Context == "" || holdsAll(terms, body) {
-		return Coverage(terms, body, nil)
+// termSet is the terms as a text.TermSet, which finds them in a text
+// without tokenizing all of it (tokenizing was most of a fusion's time).
+func termSet(terms []Term) *text.TermSet {
+	ts := make([]string, len(terms))
+	for i, t := range terms {
+		ts[i] = t.Text
 	}
-	return Coverage(terms, body, text.Tokens(clip(c.Context)))
+	return text.NewTermSet(ts)
+}
+
+// matchCoverage is Coverage of a candidate's text and context, each cut
+// to coverageChars. The context is read only for terms the body lacks.
+func matchCoverage(terms []Term, set *text.TermSet, c memory.Match) float64 {
+	body := set.Holds(clip(c.Text))
+	if c.Context == "" || body == set.All() {
+		return coverage(terms, body, 0)
+	}
+	return coverage(terms, body, set.Holds(clip(c.Context)))
 }
 
 func clip(s string) string {
@@ -147,28 +167,19 @@ func clip(s string) string {
 	return s
 }
 
-// holdsAll says whether every term is among the tokens.
-func holdsAll(terms []Term, tokens []string) bool {
-	for _, t := range terms {
-		if !slices.Contains(tokens, t.Text) {
-			return false
-		}
-	}
-	return true
-}
-
 // Fuse ranks each layer's candidates, scores them with the seed's formula
 // and merges the layers into one list, best first. Matches must come
 // from distinct rows.
 func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Match) []Scored {
 	var out []Scored
+	set := termSet(terms)
 	for _, l := range memory.Layers {
 		cs := layers[l]
 		Order(cs)
 		weight := w.Layer[l]
 		i := 0
 		for _, c := range cs {
-			lex := matchCoverage(terms, c)
+			lex := matchCoverage(terms, set, c)
 			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned {
 				continue
 			}

@@ -150,10 +150,13 @@ func TestMatchCoverageIsCoverage(t *testing.T) {
 		{"", "deploy oregon"},
 		{long, "deploy"},
 		{"deploy", long},
+		{"We're Deploying it to Oregon's region", ""},
+		{"redeployment in oregonian", "deployed"},
+		{"今天部署 deploy", "ＯＲＥＧＯＮ"},
 	} {
 		m := memory.Match{Text: c.body, Context: c.context}
 		want := Coverage(terms, text.Tokens(clip(c.body)), text.Tokens(clip(c.context)))
-		if got := matchCoverage(terms, m); got != want {
+		if got := matchCoverage(terms, termSet(terms), m); got != want {
 			t.Errorf("body %.30q context %.30q: %v, want %v", c.body, c.context, got, want)
 		}
 	}

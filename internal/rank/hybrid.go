@@ -38,6 +38,7 @@ type Hybrid struct {
 // coverage. With no semantic rows it returns what Fuse returns.
 func FuseHybrid(w Weights, h Hybrid, terms []Term, layers map[memory.Layer]Legs) []Scored {
 	var out []Scored
+	set := termSet(terms)
 	for _, l := range memory.Layers {
 		legs := layers[l]
 		Order(legs.Lexical)
@@ -45,7 +46,7 @@ func FuseHybrid(w Weights, h Hybrid, terms []Term, layers map[memory.Layer]Legs)
 		weight := w.Layer[l]
 		i := 0
 		for _, c := range merged {
-			lex := matchCoverage(terms, c)
+			lex := matchCoverage(terms, set, c)
 			s, similar := sim[c.ID]
 			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned && !(similar && s >= h.MinSimilarity) {
 				continue

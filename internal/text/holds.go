@@ -1,0 +1,156 @@
+package text
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// TermSet answers which of a query's terms are tokens of a text, as
+// membership in Tokens would, without tokenizing the whole text: ranking
+// asks it of every candidate, and tokenizing them was a quarter of a
+// search.
+//
+// It rests on two facts about the tokenizer, both checked by
+// FuzzTermSetHolds: the tokens of a text are the union of the tokens of
+// its pieces between ASCII separators (the scanner keeps no state across
+// one), and a token of a piece that is plain ASCII is, but for its last
+// letter (a stem may change it), a substring of the piece lowercased with
+// its apostrophes removed. So a piece is tokenized only when it holds a
+// term's probe, and pieces with other scripts are always tokenized.
+type TermSet struct {
+	terms  []string
+	probes [][]byte
+	view   []byte // scratch for Holds
+	// exact is set when a term falls outside what probes can find (not
+	// plain ASCII, too short, or too many terms): Holds tokenizes all.
+	exact bool
+}
+
+// maxSetTerms is how many terms a set tracks, one bit each.
+const maxSetTerms = 64
+
+// NewTermSet prepares terms (tokens, as QueryTerms gives them).
+func NewTermSet(terms []string) *TermSet {
+	ts := &TermSet{terms: terms, probes: make([][]byte, len(terms))}
+	if len(terms) > maxSetTerms {
+		ts.exact = true
+	}
+	for i, t := range terms {
+		p := probeOf(t)
+		if p == "" {
+			ts.exact = true
+		}
+		ts.probes[i] = []byte(p)
+	}
+	return ts
+}
+
+// probeOf is what a piece must contain to hold t: t without its last
+// letter, or its first letter for the stems whose earlier letters change
+// ("dying" → "die"). Empty when t is not plain lowercase ASCII.
+func probeOf(t string) string {
+	if len(t) < 2 {
+		return ""
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
+			return ""
+		}
+	}
+	switch t {
+	case "die", "lie", "tie":
+		return t[:1]
+	}
+	return t[:len(t)-1]
+}
+
+// Len is the number of terms.
+func (ts *TermSet) Len() int { return len(ts.terms) }
+
+// All is the mask with every term's bit set.
+func (ts *TermSet) All() uint64 {
+	if len(ts.terms) >= maxSetTerms {
+		return ^uint64(0)
+	}
+	return 1<<len(ts.terms) - 1
+}
+
+// Holds returns a mask with bit i set when terms[i] is one of Tokens(s).
+// A TermSet is not for concurrent use: Holds reuses a buffer.
+func (ts *TermSet) Holds(s string) uint64 {
+	if len(ts.terms) == 0 || s == "" {
+		return 0
+	}
+	if ts.exact {
+		return ts.mark(0, s)
+	}
+	all := ts.All()
+	// view is s with plain ASCII pieces lowercased and everything else a
+	// space, so a probe's offset in it is the piece's offset in s.
+	view := append(ts.view[:0], s...)
+	defer func() { ts.view = view[:0] }()
+	var found uint64
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf && asciiKind[c] == 0 {
+			view[i] = ' '
+			i++
+			continue
+		}
+		a := i
+		plain := true
+		for ; i < len(s); i++ {
+			c := s[i]
+			if c < utf8.RuneSelf && asciiKind[c] == 0 {
+				break
+			}
+			switch {
+			case c >= utf8.RuneSelf, c == '\'':
+				plain = false // other scripts, or an apostrophe that may be elided
+			case c >= 'A' && c <= 'Z':
+				view[i] = c + ('a' - 'A')
+			}
+		}
+		if !plain {
+			for j := a; j < i; j++ {
+				view[j] = ' '
+			}
+			if found = ts.mark(found, s[a:i]); found == all {
+				return found
+			}
+		}
+	}
+	v := view
+	for i, p := range ts.probes {
+		for from := 0; found&(1<<i) == 0; {
+			at := bytes.Index(v[from:], p)
+			if at < 0 {
+				break
+			}
+			at += from
+			a := bytes.LastIndexByte(v[:at], ' ') + 1
+			b := bytes.IndexByte(v[at:], ' ')
+			if b < 0 {
+				b = len(v)
+			} else {
+				b += at
+			}
+			if found = ts.mark(found, s[a:b]); found == all {
+				return found
+			}
+			from = b
+		}
+	}
+	return found
+}
+
+// mark adds to found the terms among the tokens of s.
+func (ts *TermSet) mark(found uint64, s string) uint64 {
+	for _, tok := range Tokens(s) {
+		for i, t := range ts.terms {
+			if i < maxSetTerms && tok == t {
+				found |= 1 << i
+			}
+		}
+	}
+	return found
+}
