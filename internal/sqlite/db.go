@@ -37,6 +37,8 @@ type DB struct {
 	// every prepare, and the write point runs the same few statements
 	// thousands of times. Guarded by wmu.
 	stmts map[string]*sql.Stmt
+	// dfs keeps term counts between searches (dfcache.go).
+	dfs dfCache
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }

@@ -374,9 +374,13 @@ func (db *DB) TermStats(ctx context.Context, _ memory.AccountID, layer memory.La
 		if expr == "" {
 			continue
 		}
-		var n int
-		if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, top-int64(window), limit).Scan(&n); err != nil {
-			return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
+		k := dfKey{fts: fts, term: t, window: window}
+		n, ok := db.dfs.get(k, top, int64(st.Docs/20))
+		if !ok {
+			if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, top-int64(window), limit).Scan(&n); err != nil {
+				return st, memory.Wrap(memory.CodeInternal, "read term statistics", err)
+			}
+			db.dfs.put(k, top, n)
 		}
 		st.DF[t] = n
 	}

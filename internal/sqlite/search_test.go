@@ -274,3 +274,40 @@ func TestPartsStoredBeforeTheIndexAreIndexedAtOpen(t *testing.T) {
 		t.Fatalf("backlog left: %d %v", left, err)
 	}
 }
+
+// Counts are kept between searches until a twentieth of the sampled
+// documents is new; then they are taken again.
+func TestTermStatsKeptUntilTheIndexMoves(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	add := func(ext string, n int) {
+		t.Helper()
+		var lines []string
+		for i := range n {
+			lines = append(lines, fmt.Sprintf("deploy number %d", i))
+		}
+		if _, err := db.SaveSession(ctx, memory.LocalAccount, session(ext, wtA, day0, lines...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func() int {
+		t.Helper()
+		st, err := db.TermStats(ctx, memory.LocalAccount, memory.L0, []string{"deploy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.DF["deploy"]
+	}
+	add("a", 40)
+	if n := count(); n != 40 {
+		t.Fatalf("first count %d, want 40", n)
+	}
+	add("b", 1)
+	if n := count(); n != 40 {
+		t.Fatalf("one new part of 41 recounted: %d, want the kept 40", n)
+	}
+	add("c", 1)
+	if n := count(); n != 42 {
+		t.Fatalf("after two new parts of 42: %d, want a fresh 42", n)
+	}
+}
