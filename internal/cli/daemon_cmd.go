@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-memory/cairn/internal/engine"
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/resident"
+	"github.com/cairn-memory/cairn/internal/resident/serve"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -173,8 +174,8 @@ func (f *Factory) runDaemon(ctx context.Context) error {
 	}
 	d.cfgInfo, _ = os.Stat(p.ConfigFile)
 	d.env = d.relevantEnv(os.Environ())
-	ln, err := resident.Listen(d.sock)
-	if errors.Is(err, resident.ErrRunning) {
+	ln, err := serve.Listen(d.sock)
+	if errors.Is(err, serve.ErrRunning) {
 		fmt.Fprintln(f.IO.Out, "a resident process already runs for", p.DataDir)
 		return nil
 	} else if err != nil {
@@ -215,7 +216,7 @@ func (f *Factory) runDaemon(ctx context.Context) error {
 			}
 		}
 	}()
-	return resident.Serve(ctx, ln, d.handle, resident.Options{Idle: l.Config.Hooks.Idle.D(), Log: f.LogHook})
+	return serve.Run(ctx, ln, d.handle, serve.Options{Idle: l.Config.Hooks.Idle.D(), Log: f.LogHook})
 }
 
 // stale says why this process no longer matches what a hook would load,

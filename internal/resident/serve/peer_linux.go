@@ -1,4 +1,4 @@
-package resident
+package serve
 
 import (
 	"fmt"

@@ -1,9 +1,15 @@
-package resident
+// Package serve is the resident hook server's side of the resident wire:
+// it listens on the Unix socket, checks each caller, and hands requests to
+// a handler. It is apart from the wire so that cairn-hook, which only
+// dials, links no networking package (and so no C library: a static
+// binary starts in about half the time here).
+package serve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairn-memory/cairn/internal/resident"
 	"net"
 	"os"
 	"path/filepath"
@@ -69,9 +75,9 @@ func (l *Listener) Close() error {
 
 // Handler answers one request; stop asks the server to exit once the
 // answer is sent.
-type Handler func(ctx context.Context, r Request) (a Answer, stop bool)
+type Handler func(ctx context.Context, r resident.Request) (a resident.Answer, stop bool)
 
-// Options tune Serve.
+// Options tune Run.
 type Options struct {
 	// Idle ends the server after this long without a request (0: never).
 	Idle time.Duration
@@ -81,10 +87,10 @@ type Options struct {
 	Log func(error)
 }
 
-// Serve answers connections until ctx ends, the server has been idle for
+// Run answers connections until ctx ends, the server has been idle for
 // opts.Idle, or a handler asks it to stop. It closes l and waits for the
 // requests in flight before it returns.
-func Serve(ctx context.Context, l *Listener, h Handler, opts Options) error {
+func Run(ctx context.Context, l *Listener, h Handler, opts Options) error {
 	if opts.ReadTimeout == 0 {
 		opts.ReadTimeout = 5 * time.Second
 	}
@@ -144,7 +150,7 @@ func Serve(ctx context.Context, l *Listener, h Handler, opts Options) error {
 				return
 			}
 			_ = c.SetReadDeadline(time.Now().Add(opts.ReadTimeout))
-			r, rerr := ReadRequest(c)
+			r, rerr := resident.ReadRequest(c)
 			if rerr != nil {
 				logf(rerr)
 				return
@@ -152,7 +158,7 @@ func Serve(ctx context.Context, l *Listener, h Handler, opts Options) error {
 			_ = c.SetReadDeadline(time.Time{})
 			a, stop := h(ctx, r)
 			touch()
-			if werr := WriteAnswer(c, a); werr != nil {
+			if werr := resident.WriteAnswer(c, a); werr != nil {
 				logf(werr)
 			}
 			if stop {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package resident
+package serve
 
 import "net"
 
