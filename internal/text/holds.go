@@ -21,6 +21,8 @@ type TermSet struct {
 	terms  []string
 	probes [][]byte
 	view   []byte // scratch for Holds
+	tk     tokenizer
+	found  uint64 // what mark's tokenizer has found so far
 	// exact is set when a term falls outside what probes can find (not
 	// plain ASCII, too short, or too many terms): Holds tokenizes all.
 	exact bool
@@ -143,14 +145,19 @@ func (ts *TermSet) Holds(s string) uint64 {
 	return found
 }
 
-// mark adds to found the terms among the tokens of s.
+// mark adds to found the terms among the tokens of s. Its tokenizer is
+// kept, so marking allocates nothing once its buffers have grown.
 func (ts *TermSet) mark(found uint64, s string) uint64 {
-	for _, tok := range Tokens(s) {
-		for i, t := range ts.terms {
-			if i < maxSetTerms && tok == t {
-				found |= 1 << i
+	if ts.tk.visit == nil {
+		ts.tk.visit = func(tok []byte) {
+			for i, t := range ts.terms {
+				if i < maxSetTerms && string(tok) == t {
+					ts.found |= 1 << i
+				}
 			}
 		}
 	}
-	return found
+	ts.found = found
+	ts.tk.scan(s, &ts.tk)
+	return ts.found
 }

@@ -62,6 +62,9 @@ type tokenizer struct {
 	stem  []byte // scratch for one stem
 	n     int    // tokens written
 	marks []byte // per-rune CJK flags, query only
+	// visit, when set, is handed each token instead of the builder (the
+	// token's bytes are reused after it returns).
+	visit func(tok []byte)
 }
 
 func (t *tokenizer) split() []string {
@@ -84,6 +87,10 @@ func (t *tokenizer) split() []string {
 
 func (t *tokenizer) emit(tok []byte) {
 	if len(tok) == 0 || len(tok) > maxTokenLen {
+		return
+	}
+	if t.visit != nil {
+		t.visit(tok)
 		return
 	}
 	if t.n > 0 {
