@@ -22,6 +22,13 @@ func (db *DB) indexBacklog(ctx context.Context) error {
 	if !pending {
 		return nil
 	}
+	if err := db.indexPartsBacklog(ctx); err != nil {
+		return err
+	}
+	return db.indexEpisodesBacklog(ctx)
+}
+
+func (db *DB) indexPartsBacklog(ctx context.Context) error {
 	for {
 		done := false
 		err := db.Update(ctx, func(tx *Tx) error {
@@ -79,6 +86,68 @@ func (db *DB) indexBacklog(ctx context.Context) error {
 		})
 		if err != nil {
 			return memory.Wrap(memory.CodeInternal, "index parts stored before the search index", err)
+		}
+		if done {
+			return nil
+		}
+	}
+}
+
+// indexEpisodesBacklog indexes the episodes a migration marked (0020
+// rebuilt the index with each episode's place in its rowid) as
+// saveEpisodeTx indexes one.
+func (db *DB) indexEpisodesBacklog(ctx context.Context) error {
+	for {
+		done := false
+		err := db.Update(ctx, func(tx *Tx) error {
+			rows, err := tx.QueryContext(ctx, `SELECT b.id, `+episodeRowidSQL+`, e.summary, e.request, e.outcome, e.files, e.tools
+				FROM fts_backlog b JOIN episodes e ON e.id = b.id`+episodePlaceJoin+`
+				WHERE b.layer = 'L2' ORDER BY b.id LIMIT ?`, backlogBatch)
+			if err != nil {
+				return err
+			}
+			type row struct {
+				rowid         int64
+				body, context string
+			}
+			var batch []row
+			var last int64
+			for rows.Next() {
+				var r row
+				var summary, request, outcome, files, tools string
+				if err := rows.Scan(&last, &r.rowid, &summary, &request, &outcome, &files, &tools); err != nil {
+					rows.Close()
+					return err
+				}
+				r.body, r.context = episodeIndexText(summary, request, outcome, files, tools)
+				batch = append(batch, r)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(batch) == 0 {
+				done = true
+				// Rows whose episode is gone have nothing to index.
+				_, err := tx.ExecContext(ctx, `DELETE FROM fts_backlog WHERE layer = 'L2'`)
+				return err
+			}
+			ix, err := newIndexer(ctx, tx, memory.L2, 2)
+			if err != nil {
+				return err
+			}
+			for _, r := range batch {
+				if err := ix.add(ctx, r.rowid, r.body, r.context); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM fts_backlog WHERE layer = 'L2' AND id <= ?`, last); err != nil {
+				return err
+			}
+			return ix.close(ctx)
+		})
+		if err != nil {
+			return memory.Wrap(memory.CodeInternal, "index episodes again with their places", err)
 		}
 		if done {
 			return nil

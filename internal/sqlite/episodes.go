@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -25,15 +27,16 @@ func (db *DB) SaveEpisode(ctx context.Context, acct memory.AccountID, ep memory.
 }
 
 func saveEpisodeTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, ep memory.Episode) (int64, error) {
-	var old int64
-	if rows, err := tx.query(ctx, `SELECT id FROM episodes WHERE turn_id = ? AND account_id = ?`, ep.TurnID, int64(acct)); err == nil {
+	var old, oldRow int64
+	if rows, err := tx.query(ctx, `SELECT e.id, `+episodeRowidSQL+` FROM episodes e`+episodePlaceJoin+`
+		WHERE e.turn_id = ? AND e.account_id = ?`, ep.TurnID, int64(acct)); err == nil {
 		if rows.Next() {
-			_ = rows.Scan(&old)
+			_ = rows.Scan(&old, &oldRow)
 		}
 		rows.Close()
 	}
 	if old != 0 {
-		if err := ix.remove(ctx, old); err != nil {
+		if err := ix.remove(ctx, oldRow); err != nil {
 			return 0, err
 		}
 		if _, err := tx.exec(ctx, `DELETE FROM episodes WHERE id = ?`, old); err != nil {
@@ -53,7 +56,58 @@ func saveEpisodeTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.Account
 	if err != nil {
 		return 0, err
 	}
-	return id, ix.add(ctx, id, ep.Summary+"\n"+ep.Request+"\n"+ep.Outcome, strings.Join(ep.Files, " ")+" "+strings.Join(ep.Tools, " "))
+	if id >= 1<<episodeIDBits {
+		return 0, memory.Errorf(memory.CodeInternal, "episode id %d is past the index's %d bits", id, episodeIDBits)
+	}
+	place, err := episodePlace(ctx, tx, acct, ep.Place)
+	if err != nil {
+		return 0, err
+	}
+	body, context := episodeIndexText(ep.Summary, ep.Request, ep.Outcome, strings.Join(ep.Files, " "), strings.Join(ep.Tools, " "))
+	return id, ix.add(ctx, episodeRowid(place, id), body, context)
+}
+
+// episodeIndexText is what an episode's index row holds, from its
+// columns: its words, and the files and tools it touched.
+func episodeIndexText(summary, request, outcome, files, tools string) (body, context string) {
+	return summary + "\n" + request + "\n" + outcome, files + " " + tools
+}
+
+// episodeIDBits is how many low bits of an episodes_fts rowid hold the
+// episode's id; the bits above hold the number of its place (account,
+// project and repo; migration 0020), so that a place's rows are one range
+// of the index. 2^40 ids, 2^23 places.
+const episodeIDBits = 40
+
+// episodeRowid is an episode's rowid in episodes_fts.
+func episodeRowid(place, id int64) int64 { return place<<episodeIDBits | id }
+
+// episodeRowidSQL is episodeRowid for an episodes row e joined by
+// episodePlaceJoin to its place p; a row without one keeps its id.
+const (
+	episodeRowidSQL  = `((COALESCE(p.id, 0) << 40) | e.id)`
+	episodePlaceJoin = ` LEFT JOIN episode_places p ON p.account_id = e.account_id AND p.project = e.project AND p.repo = e.repo`
+)
+
+// episodePlace numbers an episode's place, adding it the first time.
+func episodePlace(ctx context.Context, tx *Tx, acct memory.AccountID, p memory.Place) (int64, error) {
+	const find = `SELECT id FROM episode_places WHERE account_id = ? AND project = ? AND repo = ?`
+	st, err := tx.stmt(ctx, find)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = st.QueryRowContext(stmtCtx(ctx), int64(acct), p.Project, p.Repo).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		var res sql.Result
+		if res, err = tx.exec(ctx, `INSERT INTO episode_places (account_id, project, repo) VALUES (?, ?, ?)`, int64(acct), p.Project, p.Repo); err == nil {
+			id, err = res.LastInsertId()
+		}
+	}
+	if err == nil && id >= 1<<(63-episodeIDBits) {
+		err = memory.Errorf(memory.CodeInternal, "episode place %d is past the index's %d places", id, 1<<(63-episodeIDBits))
+	}
+	return id, err
 }
 
 func orOne(f float64) float64 {

@@ -448,15 +448,40 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 	if limit <= 0 {
 		limit = 50
 	}
-	// Every match is ranked (the index has no place), then filtered
-	// through the episodes_sight index alone; only the best are read whole.
+	ranges, err := db.episodeRanges(ctx, acct, q)
+	if err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search episodes", err)
+	}
+	if ranges != nil && len(ranges) == 0 {
+		return nil, nil // no episode was ever written at this place
+	}
+	// Only the rowid ranges of the query's places are matched and ranked
+	// (bm25 still counts rows and terms over the whole index), then
+	// filtered through the episodes_sight index alone; only the best are
+	// read whole.
 	var sb strings.Builder
-	args := []any{derivedMatch(q), int64(acct)}
-	sb.WriteString(`WITH best AS (
-			SELECT hits.id, hits.score FROM (
-				SELECT rowid AS id, -bm25(episodes_fts, 1.0, 0.3) AS score FROM episodes_fts WHERE episodes_fts MATCH ?) hits
-			JOIN episodes e INDEXED BY episodes_sight ON e.id = hits.id
+	var args []any
+	match := derivedMatch(q)
+	sb.WriteString(`WITH hits AS (`)
+	arm := func() {
+		sb.WriteString(`SELECT rowid & ? AS id, -bm25(episodes_fts, 1.0, 0.3) AS score FROM episodes_fts WHERE episodes_fts MATCH ?`)
+		args = append(args, int64(1)<<episodeIDBits-1, match)
+	}
+	if ranges == nil {
+		arm()
+	}
+	for i, r := range ranges {
+		if i > 0 {
+			sb.WriteString(` UNION ALL `)
+		}
+		arm()
+		sb.WriteString(` AND rowid >= ? AND rowid <= ?`)
+		args = append(args, r[0], r[1])
+	}
+	sb.WriteString(`), best AS (
+			SELECT hits.id, hits.score FROM hits JOIN episodes e INDEXED BY episodes_sight ON e.id = hits.id
 			WHERE e.account_id = ? AND e.expired_at = 0`)
+	args = append(args, int64(acct))
 	episodeFilter(&sb, &args, q)
 	sb.WriteString(` ORDER BY hits.score DESC, hits.id DESC LIMIT ?)
 		SELECT best.score, ` + episodeCols + ` FROM best JOIN episodes e ON e.id = best.id
@@ -484,6 +509,46 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 			Confidence: e.Confidence, Pinned: pinned != 0, Time: fromMillis(at), SessionID: e.SessionID, SessionRef: e.SessionRef,
 			TurnID: e.TurnID, TurnKey: e.TurnKey, TurnSeq: e.TurnSeq, PartSeq: e.FirstPart, Worktree: e.Place.Worktree,
 		})
+	}
+	return out, rows.Err()
+}
+
+// maxEpisodeRanges bounds the rowid ranges a search of episodes reads
+// one by one: each is its own FTS5 cursor, which counts every query term's
+// rows in the whole index again for bm25. A read of more places than this
+// matches the whole index once and filters.
+const maxEpisodeRanges = 4
+
+// episodeRanges are the episodes_fts rowid ranges of the places a search
+// of episodes sees, as episodeFilter selects them (an episode belongs to
+// its project; a read of a repo sees its project too): one range per
+// numbered place. Nil means the whole index: a read of everywhere, or of
+// more places than maxEpisodeRanges; empty means no episode at all.
+func (db *DB) episodeRanges(ctx context.Context, acct memory.AccountID, q memory.SearchQuery) ([][2]int64, error) {
+	q2 := `SELECT id FROM episode_places WHERE account_id = ? AND project = ? ORDER BY id`
+	args := []any{int64(acct), q.Place.Project}
+	switch {
+	case q.Rung == memory.RungEverywhere:
+		return nil, nil
+	case q.Rung == memory.RungRepo && q.Place.Repo != "":
+		q2 = `SELECT id FROM episode_places WHERE account_id = ? AND (repo = ? OR project = ?) ORDER BY id`
+		args = []any{int64(acct), q.Place.Repo, q.Place.Project}
+	}
+	rows, err := db.read.QueryContext(ctx, q2, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := [][2]int64{}
+	for rows.Next() {
+		var place int64
+		if err := rows.Scan(&place); err != nil {
+			return nil, err
+		}
+		if len(out) == maxEpisodeRanges {
+			return nil, rows.Close()
+		}
+		out = append(out, [2]int64{episodeRowid(place, 0), episodeRowid(place+1, 0) - 1})
 	}
 	return out, rows.Err()
 }
