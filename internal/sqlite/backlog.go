@@ -93,7 +93,7 @@ func (db *DB) indexPartsBacklog(ctx context.Context) error {
 	}
 }
 
-// indexEpisodesBacklog indexes the episodes a migration marked (0020
+// indexEpisodesBacklog indexes the episodes a migration marked (0019
 // rebuilt the index with each episode's place in its rowid) as
 // saveEpisodeTx indexes one.
 func (db *DB) indexEpisodesBacklog(ctx context.Context) error {

@@ -75,7 +75,7 @@ func episodeIndexText(summary, request, outcome, files, tools string) (body, con
 
 // episodeIDBits is how many low bits of an episodes_fts rowid hold the
 // episode's id; the bits above hold the number of its place (account,
-// project and repo; migration 0020), so that a place's rows are one range
+// project and repo; migration 0019), so that a place's rows are one range
 // of the index. 2^40 ids, 2^23 places.
 const episodeIDBits = 40
 

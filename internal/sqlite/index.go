@@ -76,16 +76,10 @@ func (ix *indexer) add(ctx context.Context, id int64, fields ...string) error {
 	return nil
 }
 
-// addPlaced indexes a row with its place tokens, which are opaque and
-// not tokenized again.
-func (ix *indexer) addPlaced(ctx context.Context, id int64, place string, fields ...string) error {
-	args := make([]any, 0, len(fields)+2)
-	args = append(args, id)
-	for _, f := range fields {
-		args = append(args, text.IndexText(f))
-	}
-	args = append(args, place)
-	if _, err := ix.ins.ExecContext(ctx, args...); err != nil {
+// addTokens indexes a part whose body and context (near) are tokenized
+// already (text.IndexText), with its place tokens, which are opaque.
+func (ix *indexer) addTokens(ctx context.Context, id int64, body, near, place string) error {
+	if _, err := ix.ins.ExecContext(ctx, id, body, near, place); err != nil {
 		return err
 	}
 	ix.delta++

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/text"
 	"github.com/cairn-memory/cairn/internal/transcript"
 )
 
@@ -217,6 +218,9 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, pla
 			}
 		}
 	}
+	// The rows to index, in order; a stored neighbour's old entry goes
+	// first, since its context changed.
+	var jobs []indexJob
 	for i, n := range list {
 		if !affected[i] {
 			continue
@@ -230,11 +234,41 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, pla
 				return err
 			}
 		}
-		if err := ix.addPlaced(stmtCtx(ctx), n.id, place, indexedBody(body), contextOf(list, i)); err != nil {
+		jobs = append(jobs, indexJob{id: n.id, fields: [2]string{indexedBody(body), contextOf(list, i)}})
+	}
+	// cairn's tokenizer runs on another goroutine, a few parts ahead of
+	// the FTS5 inserts: it is pure, and the import's writer is one core
+	// busy with SQLite while the other reads the next source
+	// (BENCHMARKS.md, Import).
+	stop := make(chan struct{})
+	defer close(stop)
+	toks := make(chan [2]string, tokenizeAhead)
+	go func() {
+		for _, j := range jobs {
+			select {
+			case toks <- [2]string{text.IndexText(j.fields[0]), text.IndexText(j.fields[1])}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for _, j := range jobs {
+		t := <-toks
+		if err := ix.addTokens(stmtCtx(ctx), j.id, t[0], t[1], place); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// tokenizeAhead bounds how many parts' tokens wait for their insert:
+// parts are at most indexedBodyChars, so a few MiB at most.
+const tokenizeAhead = 64
+
+// indexJob is one part to index: its body and context, not yet tokenized.
+type indexJob struct {
+	id     int64
+	fields [2]string
 }
 
 type digestRow struct {
