@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -84,10 +85,9 @@ func episodeRowid(place, id int64) int64 { return place<<episodeIDBits | id }
 
 // episodeRowidSQL is episodeRowid for an episodes row e joined by
 // episodePlaceJoin to its place p; a row without one keeps its id.
-const (
-	episodeRowidSQL  = `((COALESCE(p.id, 0) << 40) | e.id)`
-	episodePlaceJoin = ` LEFT JOIN episode_places p ON p.account_id = e.account_id AND p.project = e.project AND p.repo = e.repo`
-)
+var episodeRowidSQL = `((COALESCE(p.id, 0) << ` + strconv.Itoa(episodeIDBits) + `) | e.id)`
+
+const episodePlaceJoin = ` LEFT JOIN episode_places p ON p.account_id = e.account_id AND p.project = e.project AND p.repo = e.repo`
 
 // episodePlace numbers an episode's place, adding it the first time.
 func episodePlace(ctx context.Context, tx *Tx, acct memory.AccountID, p memory.Place) (int64, error) {

@@ -69,7 +69,7 @@ func (ix *indexer) add(ctx context.Context, id int64, fields ...string) error {
 	for _, f := range fields {
 		args = append(args, text.IndexText(f))
 	}
-	if _, err := ix.ins.ExecContext(ctx, args...); err != nil {
+	if _, err := ix.ins.ExecContext(stmtCtx(ctx), args...); err != nil {
 		return err
 	}
 	ix.delta++
@@ -79,7 +79,7 @@ func (ix *indexer) add(ctx context.Context, id int64, fields ...string) error {
 // addTokens indexes a part whose body and context (near) are tokenized
 // already (text.IndexText), with its place tokens, which are opaque.
 func (ix *indexer) addTokens(ctx context.Context, id int64, body, near, place string) error {
-	if _, err := ix.ins.ExecContext(ctx, id, body, near, place); err != nil {
+	if _, err := ix.ins.ExecContext(stmtCtx(ctx), id, body, near, place); err != nil {
 		return err
 	}
 	ix.delta++
@@ -88,7 +88,7 @@ func (ix *indexer) addTokens(ctx context.Context, id int64, body, near, place st
 
 // remove drops a row's terms.
 func (ix *indexer) remove(ctx context.Context, id int64) error {
-	res, err := ix.del.ExecContext(ctx, id)
+	res, err := ix.del.ExecContext(stmtCtx(ctx), id)
 	if err != nil {
 		return err
 	}

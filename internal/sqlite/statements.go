@@ -130,7 +130,7 @@ func (db *DB) SaveCapture(ctx context.Context, acct memory.AccountID, eps []memo
 				return err
 			}
 			for _, ep := range eps {
-				if _, err := saveEpisodeTx(stmtCtx(ctx), tx, ix, acct, ep); err != nil {
+				if _, err := saveEpisodeTx(ctx, tx, ix, acct, ep); err != nil {
 					return err
 				}
 			}
@@ -275,7 +275,7 @@ func insertStatement(ctx context.Context, tx *Tx, ix *indexer, acct memory.Accou
 			return 0, err
 		}
 	}
-	return id, ix.add(stmtCtx(ctx), id, statementBody(s), string(s.Class)+" "+s.Category)
+	return id, ix.add(ctx, id, statementBody(s), string(s.Class)+" "+s.Category)
 }
 
 // statementBody is what the index reads of a statement.
@@ -317,7 +317,7 @@ func revise(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, rv 
 		millis(tx.Now), string(memory.ReasonRevised), by, rv.ID); err != nil {
 		return err
 	}
-	if err := ix.remove(stmtCtx(ctx), rv.ID); err != nil {
+	if err := ix.remove(ctx, rv.ID); err != nil {
 		return err
 	}
 	if !rv.NewInvalidAt.After(old.ValidAt) {

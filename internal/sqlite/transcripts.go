@@ -169,7 +169,7 @@ func dropParts(ctx context.Context, tx *Tx, ix *indexer, turnID int64) error {
 	}
 	rows.Close()
 	for _, id := range ids {
-		if err := ix.remove(stmtCtx(ctx), id); err != nil {
+		if err := ix.remove(ctx, id); err != nil {
 			return err
 		}
 	}
@@ -230,7 +230,7 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, pla
 			if err := tx.QueryRowContext(ctx, `SELECT text FROM parts WHERE id = ?`, n.id).Scan(&body); err != nil {
 				return err
 			}
-			if err := ix.remove(stmtCtx(ctx), n.id); err != nil {
+			if err := ix.remove(ctx, n.id); err != nil {
 				return err
 			}
 		}
@@ -254,7 +254,7 @@ func indexWritten(ctx context.Context, tx *Tx, ix *indexer, sessionID int64, pla
 	}()
 	for _, j := range jobs {
 		t := <-toks
-		if err := ix.addTokens(stmtCtx(ctx), j.id, t[0], t[1], place); err != nil {
+		if err := ix.addTokens(ctx, j.id, t[0], t[1], place); err != nil {
 			return err
 		}
 	}

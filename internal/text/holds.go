@@ -13,10 +13,11 @@ import (
 // It rests on two facts about the tokenizer, both checked by
 // FuzzTermSetHolds: the tokens of a text are the union of the tokens of
 // its pieces between ASCII separators (the scanner keeps no state across
-// one), and a token of a piece that is plain ASCII is, but for its last
-// letter (a stem may change it), a substring of the piece lowercased with
-// its apostrophes removed. So a piece is tokenized only when it holds a
-// term's probe, and pieces with other scripts are always tokenized.
+// one), and a token of a piece of ASCII letters, digits and joiners is,
+// but for its last letter (a stem may change it), a substring of the piece
+// lowercased. So such a piece is tokenized only when it holds a term's
+// probe; a piece with another script or an apostrophe (which may be
+// elided) is always tokenized.
 type TermSet struct {
 	terms  []string
 	probes [][]byte
@@ -65,9 +66,6 @@ func probeOf(t string) string {
 	}
 	return t[:len(t)-1]
 }
-
-// Len is the number of terms.
-func (ts *TermSet) Len() int { return len(ts.terms) }
 
 // All is the mask with every term's bit set.
 func (ts *TermSet) All() uint64 {
@@ -121,18 +119,17 @@ func (ts *TermSet) Holds(s string) uint64 {
 			}
 		}
 	}
-	v := view
 	for i, p := range ts.probes {
 		for from := 0; found&(1<<i) == 0; {
-			at := bytes.Index(v[from:], p)
+			at := bytes.Index(view[from:], p)
 			if at < 0 {
 				break
 			}
 			at += from
-			a := bytes.LastIndexByte(v[:at], ' ') + 1
-			b := bytes.IndexByte(v[at:], ' ')
+			a := bytes.LastIndexByte(view[:at], ' ') + 1
+			b := bytes.IndexByte(view[at:], ' ')
 			if b < 0 {
-				b = len(v)
+				b = len(view)
 			} else {
 				b += at
 			}

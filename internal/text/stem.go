@@ -17,7 +17,9 @@ const (
 )
 
 // stemException returns the stem of a word the rules get wrong, or that
-// must stay whole. A switch, not a map: it is asked for every word.
+// must stay whole. A switch, not a map: it is asked for every word. A stem
+// here that differs from its word before the last letter ("dying" → "die")
+// must be listed in probeOf too, or TermSet would miss it.
 func stemException(w []byte) (string, bool) {
 	switch string(w) {
 	case "skis":
