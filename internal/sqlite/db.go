@@ -72,7 +72,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // openPools opens the writer and reader pools without migrating.
 func openPools(path string, exists bool) (*DB, error) {
-	pragmas := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)", busyTimeout.Milliseconds())
+	if err := registerWALVFS(); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
+	}
+	pragmas := fmt.Sprintf("vfs="+walVFS+"&_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)", busyTimeout.Milliseconds())
 	// WAL with synchronous=NORMAL: a commit is durable once in the WAL,
 	// which survives an application crash; only an OS crash or power loss
 	// can take the last commits back, never the store's integrity. The
