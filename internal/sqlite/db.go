@@ -37,6 +37,8 @@ type DB struct {
 	// every prepare, and the write point runs the same few statements
 	// thousands of times. Guarded by wmu.
 	stmts map[string]*sql.Stmt
+	// ckpt copies the WAL back on its own goroutine (checkpoint.go).
+	ckpt checkpointer
 	// dfs keeps term counts between searches (dfcache.go).
 	dfs dfCache
 	// Now is the clock; tests replace it.
@@ -129,6 +131,7 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
+	db.stopCheckpoints()
 	var errs []error
 	for _, st := range db.stmts {
 		st.Close()
@@ -291,6 +294,7 @@ func (db *DB) Update(ctx context.Context, fn func(*Tx) error) (err error) {
 		return memory.Wrap(memory.CodeInternal, "commit", err)
 	}
 	done = true
+	db.committed()
 	return nil
 }
 
