@@ -153,9 +153,14 @@ func shimOpen(tls *libc.TLS, _ uintptr, zName uintptr, pFile uintptr, flags int3
 		s.peer = db
 		shimOf(db).peer = pFile
 	}
-	var size int64
-	if s.realMethods().FxFileSize != 0 && callFileSize(tls, s, &size) == sqlite3.SQLITE_OK {
-		s.end = size
+	if s.realMethods().FxFileSize != 0 {
+		// The out-parameter lives in SQLite's memory, not Go's: the
+		// transpiled code may only be handed addresses it owns.
+		p := tls.Alloc(8)
+		if callFileSize(tls, s, p) == sqlite3.SQLITE_OK {
+			s.end = *(*int64)(cmem(p))
+		}
+		tls.Free(8)
 	}
 	return rc
 }
@@ -253,9 +258,9 @@ func callWrite(tls *libc.TLS, s *shimFile, p uintptr, n int32, off int64) int32 
 	return (*(*func(*libc.TLS, uintptr, uintptr, int32, int64) int32)(unsafe.Pointer(&fp)))(tls, s.real, p, n, off)
 }
 
-func callFileSize(tls *libc.TLS, s *shimFile, size *int64) int32 {
+func callFileSize(tls *libc.TLS, s *shimFile, size uintptr) int32 {
 	fp := s.realMethods().FxFileSize
-	return (*(*func(*libc.TLS, uintptr, uintptr) int32)(unsafe.Pointer(&fp)))(tls, s.real, uintptr(unsafe.Pointer(size)))
+	return (*(*func(*libc.TLS, uintptr, uintptr) int32)(unsafe.Pointer(&fp)))(tls, s.real, size)
 }
 
 func shimClose(tls *libc.TLS, f uintptr) int32 {
