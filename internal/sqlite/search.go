@@ -360,7 +360,7 @@ func (db *DB) TermStats(ctx context.Context, _ memory.AccountID, layer memory.La
 	if docs > dfWindow {
 		window, limit = dfSample, dfCap*dfSample/dfWindow
 	}
-	st.Docs, st.Total = min(docs, window), docs
+	st.Docs, st.Total, st.Cap = min(docs, window), docs, limit
 	if len(terms) == 0 || docs == 0 {
 		return st, nil
 	}
@@ -383,8 +383,35 @@ func (db *DB) TermStats(ctx context.Context, _ memory.AccountID, layer memory.La
 			db.dfs.put(k, top, n)
 		}
 		st.DF[t] = n
+		if n == 0 && docs > window {
+			older, err := db.heldBefore(ctx, fts, t, expr, top, top-int64(window), int64(st.Docs/20))
+			if err != nil {
+				return st, err
+			}
+			if older {
+				if st.Older == nil {
+					st.Older = map[string]bool{}
+				}
+				st.Older[t] = true
+			}
+		}
 	}
 	return st, nil
+}
+
+// heldBefore says whether a term the sampled window lacks is held by an
+// older document: one seek into its postings, kept like a count.
+func (db *DB) heldBefore(ctx context.Context, fts, term, expr string, top, below, stale int64) (bool, error) {
+	k := dfKey{fts: fts, term: term, window: -1}
+	n, ok := db.dfs.get(k, top, stale)
+	if !ok {
+		q := `SELECT COUNT(*) FROM (SELECT 1 FROM ` + fts + ` WHERE ` + fts + ` MATCH ? AND rowid <= ? LIMIT 1)`
+		if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, below).Scan(&n); err != nil {
+			return false, memory.Wrap(memory.CodeInternal, "read term statistics", err)
+		}
+		db.dfs.put(k, top, n)
+	}
+	return n > 0, nil
 }
 
 // statementsWeights weigh a statement's own words against its class and
