@@ -97,13 +97,14 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 		deep = limit*4 + 40
 	}
 	if !q.MatchAll {
-		return db.readParts(ctx, acct, q, "{body context} : ("+matchExpr(terms)+")"+place, true, deep, limit)
+		expr := "{body context} : (" + matchExpr(terms) + ")"
+		return db.readParts(ctx, acct, q, expr, place, true, deep, limit)
 	}
 	// Every term is common: the newest rows holding all of them, then
 	// all but the commonest, and so on, until enough are found.
 	var out []memory.Match
 	for n := len(terms); n > 0 && len(out) < limit; n-- {
-		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")"+place, false, deep, limit); err != nil {
+		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")", place, false, deep, limit); err != nil {
 			return nil, err
 		}
 	}
@@ -113,20 +114,36 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 // allExpr is matchExpr with every term required.
 func allExpr(terms []string) string { return joinTerms(terms, " AND ") }
 
-// readParts reads the parts an FTS5 expression matches, filtered, with
-// their sessions, turns and neighbours: the best by bm25 when ranked,
-// else the newest, which FTS5 returns without scoring a row it skips.
-func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, expr string, ranked bool, deep, limit int) ([]memory.Match, error) {
+// readParts reads the parts an FTS5 expression matches at a place (an
+// AND clause of placeMatch), filtered, with their sessions, turns and
+// neighbours: the best by bm25 when ranked, else the newest, which FTS5
+// returns without scoring a row it skips.
+//
+// Ranked, the place is matched by a second cursor whose rowids the ranked
+// one keeps: bm25 counts every phrase of its own expression over the
+// whole index once a search, and the place token of a busy worktree is
+// held by tens of thousands of rows (a third of a ranked read's time). A
+// place phrase weighs nothing in the score, so the scores are the same.
+func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, expr, place string, ranked bool, deep, limit int) ([]memory.Match, error) {
 	var sb strings.Builder
-	args := []any{partsBodyWeight, partsContextWeight, expr, deep, int64(acct)}
+	args := []any{partsBodyWeight, partsContextWeight, expr + place}
+	where := `parts_fts MATCH ?`
 	order := "score DESC"
-	if !ranked {
+	switch {
+	case !ranked:
 		args[0], args[1] = 0.0, 0.0
 		order = "rowid DESC"
+	case place != "":
+		args[2] = expr
+		args = append(args, expr+place)
+		// The plus keeps the IN from the index's own plan: FTS5 would
+		// be asked row by row, and bm25 would count its phrases again.
+		where += ` AND +rowid IN (SELECT rowid FROM parts_fts WHERE parts_fts MATCH ?)`
 	}
+	args = append(args, deep, int64(acct))
 	sb.WriteString(`WITH hits AS (
 			SELECT rowid AS id, ` + scoreExpr(ranked) + ` AS score FROM parts_fts
-			WHERE parts_fts MATCH ? ORDER BY ` + order + ` LIMIT ?)
+			WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ?)
 		SELECT p.id, hits.score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
 			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
 		FROM hits
