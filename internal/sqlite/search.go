@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -98,15 +99,58 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	}
 	if !q.MatchAll {
 		expr := "{body context} : (" + matchExpr(terms) + ")"
-		return db.readParts(ctx, acct, q, expr, place, true, deep, limit)
+		out, err := db.readParts(ctx, acct, q, expr, place, true, deep, limit)
+		if err != nil || len(q.Match) == 0 || len(out) > 0 {
+			return out, err
+		}
+		// The rare terms are held only at other places: the newest rows
+		// of the others here, as when every term is common.
+		rest := otherTerms(q.Terms, q.Match)
+		return db.newestParts(ctx, acct, q, rest[:min(fillTerms, len(rest))], place, deep, limit, out)
 	}
-	// Every term is common: the newest rows holding all of them, then
-	// all but the commonest, and so on, until enough are found.
-	var out []memory.Match
+	return db.newestParts(ctx, acct, q, terms, place, deep, limit, nil)
+}
+
+// fillTerms is how many of the other terms, most informative first, the
+// rows read when the rare terms found nothing must hold together at first.
+const fillTerms = 3
+
+// otherTerms is terms without those in match, in order.
+func otherTerms(terms, match []string) []string {
+	var out []string
+	for _, t := range terms {
+		if !slices.Contains(match, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// appendNew appends to out the rows of more it does not hold, up to limit.
+func appendNew(out, more []memory.Match, limit int) []memory.Match {
+	for _, m := range more {
+		if len(out) >= limit {
+			break
+		}
+		if !slices.ContainsFunc(out, func(o memory.Match) bool { return o.ID == m.ID }) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// newestParts adds to out, until it holds limit rows, the newest rows
+// holding all terms together, then all but the last, and so on: what a
+// search of common terms can afford. Each read holds the one before it,
+// so the last read decides; rows already in out are skipped.
+func (db *DB) newestParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, terms []string, place string, deep, limit int, out []memory.Match) ([]memory.Match, error) {
+	have := len(out)
 	for n := len(terms); n > 0 && len(out) < limit; n-- {
-		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")", place, false, deep, limit); err != nil {
+		more, err := db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")", place, false, deep+have, limit+have)
+		if err != nil {
 			return nil, err
 		}
+		out = appendNew(out[:have], more, limit)
 	}
 	return out, nil
 }
