@@ -97,18 +97,27 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
 		deep = limit*4 + 40
 	}
+	var out []memory.Match
 	if !q.MatchAll {
 		expr := "{body context} : (" + matchExpr(terms) + ")"
-		out, err := db.readParts(ctx, acct, q, expr, place, true, deep, limit)
-		if err != nil || len(q.Match) == 0 || len(out) > 0 {
-			return out, err
+		out, err = db.readParts(ctx, acct, q, expr, place, true, deep, limit)
+		if err == nil && len(q.Match) > 0 && len(out) == 0 {
+			// The rare terms are held only at other places: the newest
+			// rows of the others here, as when every term is common.
+			rest := otherTerms(q.Terms, q.Match)
+			out, err = db.newestParts(ctx, acct, q, rest[:min(fillTerms, len(rest))], place, deep, limit)
 		}
-		// The rare terms are held only at other places: the newest rows
-		// of the others here, as when every term is common.
-		rest := otherTerms(q.Terms, q.Match)
-		return db.newestParts(ctx, acct, q, rest[:min(fillTerms, len(rest))], place, deep, limit, out)
+	} else {
+		out, err = db.newestParts(ctx, acct, q, terms, place, deep, limit)
 	}
-	return db.newestParts(ctx, acct, q, terms, place, deep, limit, nil)
+	if err != nil {
+		return nil, err
+	}
+	// Neighbours are read once, for the rows kept.
+	if err := db.attachContext(ctx, out); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	}
+	return out, nil
 }
 
 // fillTerms is how many of the other terms, most informative first, the
@@ -126,31 +135,17 @@ func otherTerms(terms, match []string) []string {
 	return out
 }
 
-// appendNew appends to out the rows of more it does not hold, up to limit.
-func appendNew(out, more []memory.Match, limit int) []memory.Match {
-	for _, m := range more {
-		if len(out) >= limit {
-			break
-		}
-		if !slices.ContainsFunc(out, func(o memory.Match) bool { return o.ID == m.ID }) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// newestParts adds to out, until it holds limit rows, the newest rows
-// holding all terms together, then all but the last, and so on: what a
-// search of common terms can afford. Each read holds the one before it,
-// so the last read decides; rows already in out are skipped.
-func (db *DB) newestParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, terms []string, place string, deep, limit int, out []memory.Match) ([]memory.Match, error) {
-	have := len(out)
+// newestParts reads the newest rows holding all terms together, then all
+// but the last, and so on until limit rows are found: what a search of
+// common terms can afford. Each read holds the one before it, so the last
+// read decides.
+func (db *DB) newestParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, terms []string, place string, deep, limit int) ([]memory.Match, error) {
+	var out []memory.Match
+	var err error
 	for n := len(terms); n > 0 && len(out) < limit; n-- {
-		more, err := db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")", place, false, deep+have, limit+have)
-		if err != nil {
+		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")", place, false, deep, limit); err != nil {
 			return nil, err
 		}
-		out = appendNew(out[:have], more, limit)
 	}
 	return out, nil
 }
@@ -159,8 +154,8 @@ func (db *DB) newestParts(ctx context.Context, acct memory.AccountID, q memory.S
 func allExpr(terms []string) string { return joinTerms(terms, " AND ") }
 
 // readParts reads the parts an FTS5 expression matches at a place (an
-// AND clause of placeMatch), filtered, with their sessions, turns and
-// neighbours: the best by bm25 when ranked, else the newest, which FTS5
+// AND clause of placeMatch), filtered, with their sessions and turns (the
+// caller attaches their neighbours): the best by bm25 when ranked, else the newest, which FTS5
 // returns without scoring a row it skips.
 //
 // Ranked, the place is matched by a second cursor whose rowids the ranked
@@ -216,10 +211,6 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
-	}
-	rows.Close()
-	if err := db.attachContext(ctx, out); err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
 	}
 	return out, nil
