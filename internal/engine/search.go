@@ -123,6 +123,14 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 // choose and rank the rows; the others still count in the lexical score
 // (coverage). When even the rarest term selects more, the newest rows
 // holding the allTerms rarest terms together are read, unranked.
+//
+// A sampled count that reached the store's cap says only "at least": in a
+// store of 100k parts a term at the cap may select 5,000 rows or 60,000.
+// Such a term could select anything up to the whole layer, so a search
+// that holds one is exact only when the whole layer is within exactRows.
+// A term the sample lacks but older documents hold (a ticket id from last
+// month) is rare, not absent: the rows holding it are ranked rather than
+// the newest rows of the common terms, which would leave it out.
 const (
 	exactRows = 10000
 	rareRows  = 1500
@@ -137,11 +145,16 @@ func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
 	}
 	scale := float64(max(st.Total, st.Docs)) / float64(st.Docs)
 	rows := func(t string) float64 { return float64(st.DF[t]) * scale }
-	var sum float64
+	var sum, most float64
 	for _, t := range terms {
-		sum += rows(t.Text)
+		r := rows(t.Text)
+		sum += r
+		if st.Cap > 0 && st.DF[t.Text] >= st.Cap {
+			r = float64(st.Total)
+		}
+		most += r
 	}
-	if sum <= exactRows {
+	if sum <= exactRows && min(most, float64(st.Total)) <= exactRows {
 		return nil, false
 	}
 	sorted := make([]string, len(terms))
@@ -151,11 +164,13 @@ func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
 	sort.SliceStable(sorted, func(i, j int) bool { return rows(sorted[i]) < rows(sorted[j]) })
 	var keep, seen []string
 	var sel float64
+	older := false
 	for _, t := range sorted {
 		r := rows(t)
 		if r == 0 {
 			// Unseen among the newest documents: rare if anywhere.
 			keep = append(keep, t)
+			older = older || st.Older[t]
 			continue
 		}
 		seen = append(seen, t)
@@ -165,7 +180,7 @@ func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
 		sel += r
 		keep = append(keep, t)
 	}
-	if sel > 0 || len(seen) == 0 {
+	if sel > 0 || older || len(seen) == 0 {
 		return keep, false
 	}
 	return seen[:min(allTerms, len(seen))], true

@@ -63,6 +63,12 @@ type TermStats struct {
 	// Total is every document in the layer; DF × Total / Docs estimates
 	// how many rows a term selects.
 	Total int
+	// Cap, when set, is where counting stopped: a DF of Cap says "at
+	// least", and the term may be held by any share of the layer above.
+	Cap int
+	// Older marks terms a sampled window lacks that older documents
+	// hold: rare, not absent.
+	Older map[string]bool
 }
 
 // StatementFilter selects statements.

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -96,14 +97,53 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
 		deep = limit*4 + 40
 	}
-	if !q.MatchAll {
-		return db.readParts(ctx, acct, q, "{body context} : ("+matchExpr(terms)+")"+place, true, deep, limit)
-	}
-	// Every term is common: the newest rows holding all of them, then
-	// all but the commonest, and so on, until enough are found.
 	var out []memory.Match
+	if !q.MatchAll {
+		expr := "{body context} : (" + matchExpr(terms) + ")"
+		out, err = db.readParts(ctx, acct, q, expr, place, true, deep, limit)
+		if err == nil && len(q.Match) > 0 && len(out) == 0 {
+			// The rare terms are held only at other places: the newest
+			// rows of the others here, as when every term is common.
+			rest := otherTerms(q.Terms, q.Match)
+			out, err = db.newestParts(ctx, acct, q, rest[:min(fillTerms, len(rest))], place, deep, limit)
+		}
+	} else {
+		out, err = db.newestParts(ctx, acct, q, terms, place, deep, limit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Neighbours are read once, for the rows kept.
+	if err := db.attachContext(ctx, out); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	}
+	return out, nil
+}
+
+// fillTerms is how many of the other terms, most informative first, the
+// rows read when the rare terms found nothing must hold together at first.
+const fillTerms = 3
+
+// otherTerms is terms without those in match, in order.
+func otherTerms(terms, match []string) []string {
+	var out []string
+	for _, t := range terms {
+		if !slices.Contains(match, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// newestParts reads the newest rows holding all terms together, then all
+// but the last, and so on until limit rows are found: what a search of
+// common terms can afford. Each read holds the one before it, so the last
+// read decides.
+func (db *DB) newestParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, terms []string, place string, deep, limit int) ([]memory.Match, error) {
+	var out []memory.Match
+	var err error
 	for n := len(terms); n > 0 && len(out) < limit; n-- {
-		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")"+place, false, deep, limit); err != nil {
+		if out, err = db.readParts(ctx, acct, q, "{body context} : ("+allExpr(terms[:n])+")", place, false, deep, limit); err != nil {
 			return nil, err
 		}
 	}
@@ -113,20 +153,36 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 // allExpr is matchExpr with every term required.
 func allExpr(terms []string) string { return joinTerms(terms, " AND ") }
 
-// readParts reads the parts an FTS5 expression matches, filtered, with
-// their sessions, turns and neighbours: the best by bm25 when ranked,
-// else the newest, which FTS5 returns without scoring a row it skips.
-func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, expr string, ranked bool, deep, limit int) ([]memory.Match, error) {
+// readParts reads the parts an FTS5 expression matches at a place (an
+// AND clause of placeMatch), filtered, with their sessions and turns (the
+// caller attaches their neighbours): the best by bm25 when ranked, else the newest, which FTS5
+// returns without scoring a row it skips.
+//
+// Ranked, the place is matched by a second cursor whose rowids the ranked
+// one keeps: bm25 counts every phrase of its own expression over the
+// whole index once a search, and the place token of a busy worktree is
+// held by tens of thousands of rows (a third of a ranked read's time). A
+// place phrase weighs nothing in the score, so the scores are the same.
+func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, expr, place string, ranked bool, deep, limit int) ([]memory.Match, error) {
 	var sb strings.Builder
-	args := []any{partsBodyWeight, partsContextWeight, expr, deep, int64(acct)}
+	args := []any{partsBodyWeight, partsContextWeight, expr + place}
+	where := `parts_fts MATCH ?`
 	order := "score DESC"
-	if !ranked {
+	switch {
+	case !ranked:
 		args[0], args[1] = 0.0, 0.0
 		order = "rowid DESC"
+	case place != "":
+		args[2] = expr
+		args = append(args, expr+place)
+		// The plus keeps the IN from the index's own plan: FTS5 would
+		// be asked row by row, and bm25 would count its phrases again.
+		where += ` AND +rowid IN (SELECT rowid FROM parts_fts WHERE parts_fts MATCH ?)`
 	}
+	args = append(args, deep, int64(acct))
 	sb.WriteString(`WITH hits AS (
 			SELECT rowid AS id, ` + scoreExpr(ranked) + ` AS score FROM parts_fts
-			WHERE parts_fts MATCH ? ORDER BY ` + order + ` LIMIT ?)
+			WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ?)
 		SELECT p.id, hits.score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
 			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
 		FROM hits
@@ -155,10 +211,6 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
-	}
-	rows.Close()
-	if err := db.attachContext(ctx, out); err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
 	}
 	return out, nil
@@ -360,7 +412,7 @@ func (db *DB) TermStats(ctx context.Context, _ memory.AccountID, layer memory.La
 	if docs > dfWindow {
 		window, limit = dfSample, dfCap*dfSample/dfWindow
 	}
-	st.Docs, st.Total = min(docs, window), docs
+	st.Docs, st.Total, st.Cap = min(docs, window), docs, limit
 	if len(terms) == 0 || docs == 0 {
 		return st, nil
 	}
@@ -383,8 +435,35 @@ func (db *DB) TermStats(ctx context.Context, _ memory.AccountID, layer memory.La
 			db.dfs.put(k, top, n)
 		}
 		st.DF[t] = n
+		if n == 0 && docs > window {
+			older, err := db.heldBefore(ctx, fts, t, expr, top, top-int64(window), int64(st.Docs/20))
+			if err != nil {
+				return st, err
+			}
+			if older {
+				if st.Older == nil {
+					st.Older = map[string]bool{}
+				}
+				st.Older[t] = true
+			}
+		}
 	}
 	return st, nil
+}
+
+// heldBefore says whether a term the sampled window lacks is held by an
+// older document: one seek into its postings, kept like a count.
+func (db *DB) heldBefore(ctx context.Context, fts, term, expr string, top, below, stale int64) (bool, error) {
+	k := dfKey{fts: fts, term: term, window: -1}
+	n, ok := db.dfs.get(k, top, stale)
+	if !ok {
+		q := `SELECT COUNT(*) FROM (SELECT 1 FROM ` + fts + ` WHERE ` + fts + ` MATCH ? AND rowid <= ? LIMIT 1)`
+		if err := db.read.QueryRowContext(ctx, q, "{body context} : "+expr, below).Scan(&n); err != nil {
+			return false, memory.Wrap(memory.CodeInternal, "read term statistics", err)
+		}
+		db.dfs.put(k, top, n)
+	}
+	return n > 0, nil
 }
 
 // statementsWeights weigh a statement's own words against its class and

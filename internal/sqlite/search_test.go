@@ -311,3 +311,38 @@ func TestTermStatsKeptUntilTheIndexMoves(t *testing.T) {
 		t.Fatalf("after two new parts of 42: %d, want a fresh 42", n)
 	}
 }
+
+// TestRareTermsHeldElsewhere: a search that ranks on its rare terms alone
+// and finds none of them at its place reads the newest rows holding its
+// other terms there, as a search of common terms does; one that finds
+// them reads only them.
+func TestRareTermsHeldElsewhere(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	for _, s := range []memory.Session{
+		session("A", wtA, day0, "the deploy target is Render", "deploy notes for the shop"),
+		session("D", wtD, day0.AddDate(0, 0, 1), "PAY-1432 deploy of the blog"),
+	} {
+		if _, err := db.SaveSession(ctx, memory.LocalAccount, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := memory.SearchQuery{Terms: []string{"pay-1432", "deploy"}, Match: []string{"pay-1432"}, Place: wtA}
+	got, err := db.SearchLayer(ctx, memory.LocalAccount, memory.L0, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"deploy notes for the shop", "the deploy target is Render"}; strings.Join(texts(got), "|") != strings.Join(want, "|") {
+		t.Errorf("rare term elsewhere: %q, want the newest deploy rows here %q", texts(got), want)
+	}
+	for _, c := range got {
+		if c.BM25 != 0 {
+			t.Errorf("%q: unranked rows score 0, got %v", c.Text, c.BM25)
+		}
+	}
+	q.Place = wtD
+	got, _ = db.SearchLayer(ctx, memory.LocalAccount, memory.L0, q)
+	if len(got) != 1 || got[0].Text != "PAY-1432 deploy of the blog" || got[0].BM25 <= 0 {
+		t.Errorf("rare term here: %q, want its row alone, ranked", texts(got))
+	}
+}
