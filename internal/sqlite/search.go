@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -535,9 +536,7 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 		return nil, nil // no episode was ever written at this place
 	}
 	// Only the rowid ranges of the query's places are matched and ranked
-	// (bm25 still counts rows and terms over the whole index), then
-	// filtered through the episodes_sight index alone; only the best are
-	// read whole.
+	// (bm25 still counts rows and terms over the whole index).
 	var sb strings.Builder
 	var args []any
 	match := derivedMatch(q)
@@ -557,7 +556,16 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 		sb.WriteString(` AND rowid >= ? AND rowid <= ?`)
 		args = append(args, r[0], r[1])
 	}
-	sb.WriteString(`), best AS (
+	sb.WriteString(`)`)
+	if ranges != nil && q.Since.IsZero() && q.Until.IsZero() {
+		out, ok, err := db.topEpisodes(ctx, acct, q, sb.String(), args, limit)
+		if err != nil || ok {
+			return out, err
+		}
+	}
+	// The matches are filtered through the episodes_sight index alone;
+	// only the best are read whole.
+	sb.WriteString(`, best AS (
 			SELECT hits.id, hits.score FROM hits JOIN episodes e INDEXED BY episodes_sight ON e.id = hits.id
 			WHERE e.account_id = ? AND e.expired_at = 0`)
 	args = append(args, int64(acct))
@@ -567,7 +575,79 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 		JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
 		ORDER BY best.score DESC, e.id DESC`)
 	args = append(args, limit)
-	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
+	return scanEpisodeMatches(ctx, db.read, sb.String(), args...)
+}
+
+// topEpisodes ranks a place's matches (hits, a WITH clause) and reads
+// only the best few whole, filtering them then. Every match of a place's
+// rowid range is in its project, and few are inactive or the current
+// session's, so the filter is asked of the best topEpisodesSlack × limit
+// rather than of every match: the same rows in the same order, since a
+// prefix of the ranked matches holding limit rows that pass holds the
+// first limit that pass. ok is false when the prefix holds fewer, and the
+// caller filters every match.
+func (db *DB) topEpisodes(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, hits string, args []any, limit int) ([]memory.Match, bool, error) {
+	window := limit * topEpisodesSlack
+	rows, err := db.read.QueryContext(ctx, hits+` SELECT id, score FROM hits ORDER BY score DESC, id DESC LIMIT ?`, append(args, window)...)
+	if err != nil {
+		return nil, false, memory.Wrap(memory.CodeInternal, "search episodes", err)
+	}
+	score := map[int64]float64{}
+	var ids []any
+	for rows.Next() {
+		var id int64
+		var s float64
+		if err := rows.Scan(&id, &s); err != nil {
+			rows.Close()
+			return nil, false, memory.Wrap(memory.CodeInternal, "search episodes", err)
+		}
+		score[id] = s
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, false, memory.Wrap(memory.CodeInternal, "search episodes", err)
+	}
+	if len(ids) == 0 {
+		return nil, true, nil
+	}
+	// The list is padded to the window (with an id already in it), so
+	// the query is one text, prepared once. NOT INDEXED keeps the lookups
+	// by id: for a long list SQLite would rather walk the project's index.
+	n := len(ids)
+	for len(ids) < window {
+		ids = append(ids, ids[0])
+	}
+	var sb strings.Builder
+	sb.WriteString(`SELECT 0.0, ` + episodeCols + ` FROM episodes e NOT INDEXED JOIN sessions s ON s.id = e.session_id JOIN turns t ON t.id = e.turn_id
+		WHERE e.id IN (?` + strings.Repeat(",?", window-1) + `) AND e.account_id = ? AND e.expired_at = 0`)
+	fargs := append(ids, int64(acct))
+	episodeFilter(&sb, &fargs, q)
+	out, err := scanEpisodeMatches(ctx, db.read, sb.String(), fargs...)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(out) < limit && n == window {
+		return nil, false, nil
+	}
+	for i := range out {
+		out[i].BM25 = score[out[i].ID]
+	}
+	slices.SortFunc(out, func(a, b memory.Match) int {
+		if c := cmp.Compare(b.BM25, a.BM25); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID)
+	})
+	return out[:min(len(out), limit)], true, nil
+}
+
+// topEpisodesSlack is how many ranked matches per row asked for
+// topEpisodes filters before it falls back to filtering them all.
+const topEpisodesSlack = 2
+
+// scanEpisodeMatches reads episodes as matches, each row led by its score.
+func scanEpisodeMatches(ctx context.Context, q querier, query string, args ...any) ([]memory.Match, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "search episodes", err)
 	}
@@ -589,7 +669,10 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 			TurnID: e.TurnID, TurnKey: e.TurnKey, TurnSeq: e.TurnSeq, PartSeq: e.FirstPart, Worktree: e.Place.Worktree,
 		})
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "search episodes", err)
+	}
+	return out, nil
 }
 
 // maxEpisodeRanges bounds the rowid ranges a search of episodes reads
