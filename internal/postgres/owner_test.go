@@ -249,17 +249,20 @@ func schemaFiles(t *testing.T, db *DB, dir string) []byte {
 }
 
 // waitForOlderSnapshots waits, up to a minute, until no other backend holds
-// a snapshot taken before now.
+// a snapshot taken before now. It asks as the owner: PostgreSQL shows
+// another role's backend_xmin only to roles with pg_read_all_stats, which
+// .ci/run grants the owner role; without it the wait sees only the
+// owner's own sessions.
 func waitForOlderSnapshots(t *testing.T, db *DB) {
 	t.Helper()
 	ctx := context.Background()
 	var now string
-	if err := db.pool.QueryRow(ctx, `SELECT pg_current_xact_id()::text`).Scan(&now); err != nil {
+	if err := db.admin().QueryRow(ctx, `SELECT pg_current_xact_id()::text`).Scan(&now); err != nil {
 		t.Fatal(err)
 	}
 	for range 600 {
 		var older int
-		err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+		err := db.admin().QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
 			WHERE pid <> pg_backend_pid() AND backend_xmin IS NOT NULL
 			AND age(backend_xmin) >= age($1::text::xid)`, now).Scan(&older)
 		if err != nil {
