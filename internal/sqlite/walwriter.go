@@ -22,9 +22,10 @@ import (
 // unchanged:
 //
 //   - a write is held only when it appends (at or past the end this
-//     handle has written, or right after what is held); a rewrite of an
-//     earlier frame, as in SQLite's checksum rewrite, first writes out
-//     what is held and then goes straight through;
+//     handle has written since it took the write lock, or right after
+//     what is held); a rewrite of an earlier frame of the transaction, as
+//     in SQLite's checksum rewrite, first writes out what is held and then
+//     goes straight through;
 //   - the page after a commit frame's header (its "database size" field
 //     set) writes everything held before xWrite returns, so an I/O error
 //     fails the COMMIT as it would have without the buffer;
@@ -383,8 +384,20 @@ func shimShmLock(tls *libc.TLS, f uintptr, offset int32, n int32, flags int32) i
 		return rc
 	}
 	fp := s.realMethods().FxShmLock
-	return (*(*func(*libc.TLS, uintptr, int32, int32, int32) int32)(unsafe.Pointer(&fp)))(tls, s.real, offset, n, flags)
+	rc := (*(*func(*libc.TLS, uintptr, int32, int32, int32) int32)(unsafe.Pointer(&fp)))(tls, s.real, offset, n, flags)
+	if rc == sqlite3.SQLITE_OK && offset == walWriteLock && n == 1 && flags == sqlite3.SQLITE_SHM_LOCK|sqlite3.SQLITE_SHM_EXCLUSIVE &&
+		s.wal == 0 && s.peer != 0 {
+		// The write lock: every frame this transaction writes lies past
+		// the log's last commit, wherever this handle wrote before (the
+		// log may have been started over, or rolled back, since). Only
+		// this transaction's own frames can be rewritten now.
+		shimOf(s.peer).end = 0
+	}
+	return rc
 }
+
+// walWriteLock is the wal-index lock a writer holds (WAL_WRITE_LOCK).
+const walWriteLock = 0
 
 func shimShmBarrier(tls *libc.TLS, f uintptr) {
 	s := shimOf(f)

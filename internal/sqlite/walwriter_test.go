@@ -281,3 +281,34 @@ func walWorkload(t *testing.T, path string, gathered bool, seed int64) string {
 	}
 	return sb.String()
 }
+
+// Two writers that take turns, one of them starting the log over after
+// each checkpoint, keep gathering: each takes its appends from where the
+// log ends when it takes the write lock, not from the furthest point it
+// wrote itself.
+func TestWALWritersTakingTurnsStayGathered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "turns.db")
+	a := openWAL(t, path, true, "wal_autocheckpoint(0)")
+	b := openWAL(t, path, true, "wal_autocheckpoint(0)")
+	mustExec(t, a, `CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)`)
+	const rounds = 40
+	wrote := walFileWrites.Load()
+	for i := range rounds {
+		for range 5 {
+			mustExec(t, a, `INSERT INTO t (body) VALUES (?)`, strings.Repeat("a", 500))
+		}
+		// b starts the log over: a's next commit lands below where a
+		// last wrote.
+		mustExec(t, b, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		mustExec(t, b, `INSERT INTO t (body) VALUES (?)`, fmt.Sprint("b", i))
+	}
+	commits := rounds * 6
+	if w := walFileWrites.Load() - wrote; w > int64(commits+commits/5) {
+		t.Fatalf("%d writes reached the WAL for %d commits: a writer stopped gathering after another restarted the log", w, commits)
+	}
+	r := openWAL(t, path, false)
+	integrityOK(t, r)
+	if n := count(t, r, `SELECT count(*) FROM t`); n != commits {
+		t.Fatalf("%d rows after %d one-row commits", n, commits)
+	}
+}
