@@ -303,7 +303,9 @@ func TestWALWritersTakingTurnsStayGathered(t *testing.T) {
 		mustExec(t, b, `INSERT INTO t (body) VALUES (?)`, fmt.Sprint("b", i))
 	}
 	commits := rounds * 6
-	if w := walFileWrites.Load() - wrote; w > int64(commits+commits/5) {
+	w := walFileWrites.Load() - wrote
+	t.Logf("%d writes reached the WAL for %d commits", w, commits)
+	if w > int64(commits+commits/5) {
 		t.Fatalf("%d writes reached the WAL for %d commits: a writer stopped gathering after another restarted the log", w, commits)
 	}
 	r := openWAL(t, path, false)
