@@ -167,6 +167,14 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 		}
 		return res, d
 	}
+	if p := os.Getenv("CAIRN_BENCH_DUMP"); p != "" {
+		f, _ := os.Create(p)
+		for _, r := range reqs {
+			res, _ := build(r.Text, false)
+			fmt.Fprintf(f, "=== %q\n%s\n", r.Text, res.Block.Text)
+		}
+		f.Close()
+	}
 	// One untimed pass warms SQLite's page cache and checks that the
 	// blocks hold something: a moved cache directory would leave every
 	// place empty, and fast.

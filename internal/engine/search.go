@@ -89,10 +89,10 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 		depth = req.Limit
 	}
 	found := map[memory.Layer][]memory.Match{}
-	match, all := matchTerms(terms, stats)
+	match, all, together := matchTerms(terms, stats)
 	for _, l := range layers {
 		q := memory.SearchQuery{
-			Terms: res.Terms, Match: match, MatchAll: all, Place: res.Place, Rung: res.Rung,
+			Terms: res.Terms, Match: match, MatchAll: all, Together: together, Place: res.Place, Rung: res.Rung,
 			ExcludeSession: req.ExcludeSession, Since: req.Since, Until: req.Until, Limit: depth,
 		}
 		cs, err := e.store.SearchLayer(ctx, e.acct, l, q)
@@ -138,10 +138,17 @@ const (
 )
 
 // matchTerms is the part of the query the indexes are asked for (nil: all
-// of it), and whether every one of those terms is required.
-func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
+// of it), whether every one of those terms is required, and the common
+// terms a derived layer's rows holding all of them are read by too.
+//
+// The last is set when only terms the raw layer's newest rows lack were
+// kept (an old ticket id): they are rare in turns, but a rule or an
+// episode that matches the rest of the request need not hold them, and
+// ranking the derived layers on them alone left such rows out (a pinned
+// rule worded as the request missed from its block).
+func matchTerms(terms []rank.Term, st memory.TermStats) (match []string, all bool, together []string) {
 	if len(terms) == 0 || st.Docs == 0 {
-		return nil, false
+		return nil, false, nil
 	}
 	scale := float64(max(st.Total, st.Docs)) / float64(st.Docs)
 	rows := func(t string) float64 { return float64(st.DF[t]) * scale }
@@ -155,7 +162,7 @@ func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
 		most += r
 	}
 	if sum <= exactRows && min(most, float64(st.Total)) <= exactRows {
-		return nil, false
+		return nil, false, nil
 	}
 	sorted := make([]string, len(terms))
 	for i, t := range terms {
@@ -180,10 +187,14 @@ func matchTerms(terms []rank.Term, st memory.TermStats) ([]string, bool) {
 		sel += r
 		keep = append(keep, t)
 	}
-	if sel > 0 || older || len(seen) == 0 {
-		return keep, false
+	rarest := seen[:min(allTerms, len(seen))]
+	switch {
+	case sel > 0 || len(seen) == 0:
+		return keep, false, nil
+	case older:
+		return keep, false, rarest
 	}
-	return seen[:min(allTerms, len(seen))], true
+	return rarest, true, nil
 }
 
 // queryTerms picks the most informative terms of a query, weighted by the

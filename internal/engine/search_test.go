@@ -34,28 +34,37 @@ func TestMatchTerms(t *testing.T) {
 		st    memory.TermStats
 		match []string
 		all   bool
+		// together is what the derived layers are also asked for.
+		together []string
 	}{
-		{"no statistics", terms("a"), memory.TermStats{}, nil, false},
-		{"few rows: exact", terms("a", "b"), sampled(map[string]int{"a": 100, "b": 150}), nil, false},
+		{"no statistics", terms("a"), memory.TermStats{}, nil, false, nil},
+		{"few rows: exact", terms("a", "b"), sampled(map[string]int{"a": 100, "b": 150}), nil, false, nil},
 		{"a small store is exact whatever its counts", terms("a", "b", "c"),
-			memory.TermStats{Docs: 5882, Total: 5882, Cap: 1000, DF: map[string]int{"a": 1000, "b": 1000, "c": 1000}}, nil, false},
+			memory.TermStats{Docs: 5882, Total: 5882, Cap: 1000, DF: map[string]int{"a": 1000, "b": 1000, "c": 1000}}, nil, false, nil},
 		{"a small store past exactRows keeps its rare terms", terms("a", "b", "c"),
-			memory.TermStats{Docs: 20000, Total: 20000, Cap: 1000, DF: map[string]int{"a": 1000, "b": 1000, "c": 9000}}, []string{"a"}, false},
+			memory.TermStats{Docs: 20000, Total: 20000, Cap: 1000, DF: map[string]int{"a": 1000, "b": 1000, "c": 9000}}, []string{"a"}, false, nil},
 		// 9,775 rows estimated, but "index" may hold half the store.
 		{"capped terms are not exact", terms("x", "index", "session"),
-			sampled(map[string]int{"index": 200, "session": 190, "x": 1}), []string{"x"}, false},
-		{"one capped term is not exact", terms("web", "w1"), sampled(map[string]int{"web": 200, "w1": 3}), []string{"w1"}, false},
+			sampled(map[string]int{"index": 200, "session": 190, "x": 1}), []string{"x"}, false, nil},
+		{"one capped term is not exact", terms("web", "w1"), sampled(map[string]int{"web": 200, "w1": 3}), []string{"w1"}, false, nil},
 		{"every term common: newest rows holding the rarest", terms("a", "b", "c", "d"),
-			sampled(map[string]int{"a": 200, "b": 100, "c": 200, "d": 90}), []string{"d", "b", "a"}, true},
+			sampled(map[string]int{"a": 200, "b": 100, "c": 200, "d": 90}), []string{"d", "b", "a"}, true, nil},
 		{"unseen and nowhere else: newest rows of the common", terms("web-1009", "web"),
-			sampled(map[string]int{"web": 200}), []string{"web"}, true},
+			sampled(map[string]int{"web": 200}), []string{"web"}, true, nil},
 		{"unseen but held by older rows: ranked on it", terms("web-1009", "1009", "web"),
-			sampled(map[string]int{"web": 200}, "web-1009"), []string{"web-1009", "1009"}, false},
+			sampled(map[string]int{"web": 200}, "web-1009"), []string{"web-1009", "1009"}, false, []string{"web"}},
+		// A rule worded as the request holds its common words, not the
+		// class name only older turns hold.
+		{"unseen older term and common words: derived layers read both", terms("currencykeywindow", "第一", "一次", "请求", "特别"),
+			sampled(map[string]int{"第一": 200, "一次": 200, "请求": 150, "特别": 120}, "currencykeywindow"),
+			[]string{"currencykeywindow"}, false, []string{"特别", "请求", "第一"}},
+		{"a rare seen term kept: nothing more", terms("x", "web"),
+			sampled(map[string]int{"x": 2, "web": 200}), []string{"x"}, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			match, all := matchTerms(tc.terms, tc.st)
-			if !slices.Equal(match, tc.match) || all != tc.all {
-				t.Errorf("matchTerms = %q, %v; want %q, %v", match, all, tc.match, tc.all)
+			match, all, together := matchTerms(tc.terms, tc.st)
+			if !slices.Equal(match, tc.match) || all != tc.all || !slices.Equal(together, tc.together) {
+				t.Errorf("matchTerms = %q, %v, %q; want %q, %v, %q", match, all, together, tc.match, tc.all, tc.together)
 			}
 		})
 	}

@@ -13,6 +13,12 @@ type SearchQuery struct {
 	// newest first and unranked: what a big store can afford when even
 	// the query's rarest term is common.
 	MatchAll bool
+	// Together, with Match and not MatchAll, also asks a derived layer for
+	// the rows holding every one of these terms. The raw layer's rare terms
+	// (an old ticket id) are chosen by the raw layer's counts; a rule or an
+	// episode may hold the query's common words without them. The raw
+	// layer ignores it.
+	Together []string
 	Place    Place
 	// Rung is the widest place read: worktree (the default) reads only this
 	// checkout; each wider rung adds the rows placed there.

@@ -394,5 +394,13 @@ func derivedMatch(q memory.SearchQuery) ([][]string, string) {
 	if q.MatchAll {
 		return p, allQuery(p, "AB")
 	}
-	return p, anyQuery(p, "AB")
+	match := anyQuery(p, "AB")
+	if len(q.Together) > 0 {
+		t := queryTerms(q.Together)
+		if all := allQuery(t, "AB"); all != "" && match != "" {
+			match = "(" + match + ") | (" + all + ")"
+		}
+		p = append(p, t...)
+	}
+	return p, match
 }

@@ -43,7 +43,8 @@ func joinTerms(terms []string, op string) string {
 // derivedMatch is the FTS5 query of a derived layer: the same terms the
 // raw layer is asked for (chosen by its statistics, the steadiest; a word
 // common in turns is common in their episodes too), all of them required
-// when the raw layer requires them. Derived layers are ranked by bm25
+// when the raw layer requires them, or else the rows holding every
+// Together term as well. Derived layers are ranked by bm25
 // either way: what a query selects of them is small enough.
 func derivedMatch(q memory.SearchQuery) string {
 	switch {
@@ -52,7 +53,11 @@ func derivedMatch(q memory.SearchQuery) string {
 	case q.MatchAll:
 		return allExpr(q.Match)
 	}
-	return matchExpr(q.Match)
+	some := matchExpr(q.Match)
+	if all := allExpr(q.Together); all != "" && some != "" {
+		return "(" + some + ") OR (" + all + ")"
+	}
+	return some
 }
 
 // SearchLayer returns a layer's best candidates for the query's terms,

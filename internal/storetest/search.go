@@ -209,6 +209,18 @@ func testSearch(t *testing.T, open Open) {
 		if got := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, q))(t); len(got) != 2 {
 			t.Fatalf("derived layers are asked for the Match terms: %v", texts(got))
 		}
+		// A rare term of the raw layer that the rule lacks does not hide the
+		// rule holding every Together term.
+		q = memory.SearchQuery{Terms: terms("shop run before"), Match: terms("shop"), Together: terms("run before"), Place: wtA, Limit: 10}
+		got = texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, q))(t))
+		slices.Sort(got)
+		if !slices.Equal(got, []string{"always run the linter before a commit", "the linter config lives in the shop repo"}) {
+			t.Fatalf("derived layers read the Match terms and the rows holding every Together term: %v", got)
+		}
+		q.Together = terms("run blog")
+		if got := texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, q))(t)); !slices.Equal(got, []string{"the linter config lives in the shop repo"}) {
+			t.Fatalf("every Together term is required: %v", got)
+		}
 		hits := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L1, memory.SearchQuery{Terms: terms("linter commit"), Place: wtA, Limit: 10}))(t)
 		if len(hits) == 0 || hits[0].Statement == nil || hits[0].Statement.ID != rows[0].ID || hits[0].Layer != memory.L1 || hits[0].BM25 <= 0 || hits[0].Confidence != 0.9 {
 			t.Fatalf("statement hit: %+v", hits)
@@ -252,6 +264,10 @@ func testSearch(t *testing.T, open Open) {
 		q.ExcludeSession = sa
 		if s := sessionsOf(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L2, q))(t)); !slices.Equal(s, []string{"eb"}) {
 			t.Fatalf("excluding ea: %v", s)
+		}
+		q = memory.SearchQuery{Terms: terms("worktree flow cart"), Match: terms("worktree"), Together: terms("flow cart"), Place: wtA, Limit: 10}
+		if s := sessionsOf(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L2, q))(t)); !slices.Equal(s, []string{"ea", "eb"}) && !slices.Equal(s, []string{"eb", "ea"}) {
+			t.Fatalf("episodes holding the Match term or every Together term: %v", s)
 		}
 		q = memory.SearchQuery{Terms: terms("checkout.go"), Place: wtA, Rung: memory.RungEverywhere, Limit: 10}
 		if got := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L2, q))(t); len(got) != 3 {
