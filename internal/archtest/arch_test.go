@@ -123,7 +123,9 @@ func TestHookClientStaysSmall(t *testing.T) {
 	// client took twice as long to start (BENCHMARKS.md, hook).
 	banned := map[string]bool{"net": true, "os/user": true, "runtime/cgo": true}
 	for _, p := range list(t, "-deps", "./cmd/cairn-hook") {
-		if !p.Standard && !allowed[p.ImportPath] || banned[p.ImportPath] {
+		// Nor the crypto packages: any of them initializes the FIPS
+		// module's hashes and ciphers at start (0.2–0.4 ms of a hook).
+		if !p.Standard && !allowed[p.ImportPath] || banned[p.ImportPath] || strings.HasPrefix(p.ImportPath, "crypto/") {
 			t.Errorf("cairn-hook links %s", p.ImportPath)
 		}
 	}

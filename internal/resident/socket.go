@@ -1,8 +1,7 @@
 package resident
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,6 +20,7 @@ func SocketPath(dataDir string) string {
 	if len(p) <= maxSocketPath {
 		return p
 	}
-	sum := sha256.Sum256([]byte(dataDir))
-	return filepath.Join(os.TempDir(), "cairn-"+strconv.Itoa(os.Getuid()), hex.EncodeToString(sum[:8])+".sock")
+	h := fnv.New64a()
+	h.Write([]byte(dataDir))
+	return filepath.Join(os.TempDir(), "cairn-"+strconv.Itoa(os.Getuid()), strconv.FormatUint(h.Sum64(), 16)+".sock")
 }
