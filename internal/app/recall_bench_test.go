@@ -167,13 +167,18 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 		}
 		return res, d
 	}
+	// CAIRN_BENCH_DUMP=FILE writes every request's block to FILE, so two
+	// builds' blocks can be compared: a change meant to be faster only
+	// must leave the file the same.
 	if p := os.Getenv("CAIRN_BENCH_DUMP"); p != "" {
-		f, _ := os.Create(p)
+		var sb strings.Builder
 		for _, r := range reqs {
 			res, _ := build(r.Text, false)
-			fmt.Fprintf(f, "=== %q\n%s\n", r.Text, res.Block.Text)
+			fmt.Fprintf(&sb, "=== %q\n%s\n", r.Text, res.Block.Text)
 		}
-		f.Close()
+		if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 	// One untimed pass warms SQLite's page cache and checks that the
 	// blocks hold something: a moved cache directory would leave every

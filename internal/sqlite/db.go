@@ -77,6 +77,9 @@ func openPools(path string, exists bool) (*DB, error) {
 	if err := registerWALVFS(); err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
 	}
+	if err := registerRank(); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
+	}
 	pragmas := fmt.Sprintf("vfs="+walVFS+"&_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)", busyTimeout.Milliseconds())
 	// WAL with synchronous=NORMAL: a commit is durable once in the WAL,
 	// which survives an application crash; only an OS crash or power loss

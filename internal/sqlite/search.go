@@ -223,10 +223,11 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 }
 
 // scoreExpr is bm25 with the columns' weights taken as the first two
-// arguments, or, unranked, a constant that still consumes them.
+// arguments, or, unranked, a constant that still consumes them. Its scope
+// is the column filter every ranked parts read has (bm25.go).
 func scoreExpr(ranked bool) string {
 	if ranked {
-		return "-bm25(parts_fts, ?, ?, 0.0)"
+		return "-" + rankFunction + "(parts_fts, 'parts{body context}', ?, ?, 0.0)"
 	}
 	return "(? + ?)"
 }
@@ -489,7 +490,7 @@ func (db *DB) searchStatements(ctx context.Context, acct memory.AccountID, q mem
 	}
 	var sb strings.Builder
 	args := []any{statementsBodyWeight, statementsContextWeight, derivedMatch(q), int64(acct)}
-	sb.WriteString(`SELECT -bm25(statements_fts, ?, ?) AS score, ` + prefixed("s.", statementCols) + `
+	sb.WriteString(`SELECT -` + rankFunction + `(statements_fts, 'statements', ?, ?) AS score, ` + prefixed("s.", statementCols) + `
 		FROM statements_fts JOIN statements s ON s.id = statements_fts.rowid
 		WHERE statements_fts MATCH ? AND s.account_id = ? AND s.expired_at = 0 AND s.invalid_at = 0`)
 	statementFilter(&sb, &args, q)
@@ -541,13 +542,13 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 		return nil, nil // no episode was ever written at this place
 	}
 	// Only the rowid ranges of the query's places are matched and ranked
-	// (bm25 still counts rows and terms over the whole index).
+	// (the rank still weighs each phrase by its rows in the whole index).
 	var sb strings.Builder
 	var args []any
 	match := derivedMatch(q)
 	sb.WriteString(`WITH hits AS (`)
 	arm := func() {
-		sb.WriteString(`SELECT rowid & ? AS id, -bm25(episodes_fts, 1.0, 0.3) AS score FROM episodes_fts WHERE episodes_fts MATCH ?`)
+		sb.WriteString(`SELECT rowid & ? AS id, -` + rankFunction + `(episodes_fts, 'episodes', 1.0, 0.3) AS score FROM episodes_fts WHERE episodes_fts MATCH ?`)
 		args = append(args, int64(1)<<episodeIDBits-1, match)
 	}
 	if ranges == nil {
