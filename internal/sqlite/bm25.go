@@ -154,43 +154,40 @@ func (d *rankData) freq(i int) *float64 {
 	return (*float64)(unsafe.Add(unsafe.Pointer(d), rankDataSize+8*(int(d.phrases)+i)))
 }
 
-// apiFns are the FTS5 extension functions the rank calls, read once per
-// call from the API table.
-type apiFns struct {
-	api *sqlite3.TFts5ExtensionApi
-}
+// The calls below go through a function pointer of the API table, as
+// SQLite's transpiled code makes them.
 
-func (a apiFns) int0(fp uintptr, tls *libc.TLS, fts uintptr) int32 {
+func call0(fp uintptr, tls *libc.TLS, fts uintptr) int32 {
 	return (*(*func(*libc.TLS, uintptr) int32)(unsafe.Pointer(&fp)))(tls, fts)
 }
 
-func (a apiFns) int1(fp uintptr, tls *libc.TLS, fts uintptr, x int32) int32 {
+func callInt(fp uintptr, tls *libc.TLS, fts uintptr, x int32) int32 {
 	return (*(*func(*libc.TLS, uintptr, int32) int32)(unsafe.Pointer(&fp)))(tls, fts, x)
 }
 
-func (a apiFns) ptr1(fp uintptr, tls *libc.TLS, fts uintptr, p uintptr) int32 {
+func callPtr(fp uintptr, tls *libc.TLS, fts uintptr, p uintptr) int32 {
 	return (*(*func(*libc.TLS, uintptr, uintptr) int32)(unsafe.Pointer(&fp)))(tls, fts, p)
 }
 
-func (a apiFns) intPtr(fp uintptr, tls *libc.TLS, fts uintptr, x int32, p uintptr) int32 {
+func callIntPtr(fp uintptr, tls *libc.TLS, fts uintptr, x int32, p uintptr) int32 {
 	return (*(*func(*libc.TLS, uintptr, int32, uintptr) int32)(unsafe.Pointer(&fp)))(tls, fts, x, p)
 }
 
 // rankFn is cairn_bm25 for the current row.
 func rankFn(tls *libc.TLS, pApi, fts, ctx uintptr, nVal int32, apVal uintptr) {
-	a := apiFns{(*sqlite3.TFts5ExtensionApi)(cmem(pApi))}
+	api := (*sqlite3.TFts5ExtensionApi)(cmem(pApi))
 	bp := tls.Alloc(16) // nInst at bp, then iPhrase, iCol, iOff; nTok at bp+12 after
 	defer tls.Free(16)
-	d, rc := queryData(tls, a, fts, ctx, nVal, apVal)
+	d, rc := queryData(tls, api, fts, ctx, nVal, apVal)
 	if rc == sqlite3.SQLITE_OK {
 		for i := range int(d.phrases) {
 			*d.freq(i) = 0
 		}
-		rc = a.ptr1(a.api.FxInstCount, tls, fts, bp)
+		rc = callPtr(api.FxInstCount, tls, fts, bp)
 	}
 	n := *(*int32)(cmem(bp))
 	for i := int32(0); rc == sqlite3.SQLITE_OK && i < n; i++ {
-		inst := a.api.FxInst
+		inst := api.FxInst
 		rc = (*(*func(*libc.TLS, uintptr, int32, uintptr, uintptr, uintptr) int32)(unsafe.Pointer(&inst)))(tls, fts, i, bp+4, bp+8, bp+12)
 		if rc == sqlite3.SQLITE_OK {
 			col := *(*int32)(cmem(bp + 8))
@@ -203,7 +200,7 @@ func rankFn(tls *libc.TLS, pApi, fts, ctx uintptr, nVal int32, apVal uintptr) {
 	}
 	var D float64
 	if rc == sqlite3.SQLITE_OK {
-		rc = a.intPtr(a.api.FxColumnSize, tls, fts, -1, bp+12)
+		rc = callIntPtr(api.FxColumnSize, tls, fts, -1, bp+12)
 		D = float64(*(*int32)(cmem(bp + 12)))
 	}
 	if rc != sqlite3.SQLITE_OK {
@@ -222,8 +219,8 @@ func rankFn(tls *libc.TLS, pApi, fts, ctx uintptr, nVal int32, apVal uintptr) {
 }
 
 // queryData is the query's rankData, made at its first row.
-func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uintptr) (*rankData, int32) {
-	getAux := a.api.FxGetAuxdata
+func queryData(tls *libc.TLS, api *sqlite3.TFts5ExtensionApi, fts, ctx uintptr, nVal int32, apVal uintptr) (*rankData, int32) {
+	getAux := api.FxGetAuxdata
 	if p := (*(*func(*libc.TLS, uintptr, int32) uintptr)(unsafe.Pointer(&getAux)))(tls, fts, 0); p != 0 {
 		return (*rankData)(cmem(p)), sqlite3.SQLITE_OK
 	}
@@ -234,7 +231,7 @@ func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uint
 		return nil, sqlite3.SQLITE_ERROR
 	}
 	scope := libc.GoString(sqlite3.Xsqlite3_value_text(tls, *(*uintptr)(cmem(apVal))))
-	phrases := a.int0(a.api.FxPhraseCount, tls, fts)
+	phrases := call0(api.FxPhraseCount, tls, fts)
 	size := rankDataSize + 16*int(phrases)
 	p := sqlite3.Xsqlite3_malloc64(tls, uint64(size))
 	if p == 0 {
@@ -244,9 +241,9 @@ func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uint
 	d.phrases = int64(phrases)
 	bp := tls.Alloc(40) // rows at bp, tokens at bp+8, token text at bp+16, its length at bp+24, hits at bp+32
 	defer tls.Free(40)
-	rc := a.ptr1(a.api.FxRowCount, tls, fts, bp)
+	rc := callPtr(api.FxRowCount, tls, fts, bp)
 	if rc == sqlite3.SQLITE_OK {
-		rc = a.intPtr(a.api.FxColumnTotalSize, tls, fts, -1, bp+8)
+		rc = callIntPtr(api.FxColumnTotalSize, tls, fts, -1, bp+8)
 	}
 	rows, tokens := *(*int64)(cmem(bp)), *(*int64)(cmem(bp + 8))
 	d.avgdl = float64(tokens) / float64(rows)
@@ -256,7 +253,7 @@ func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uint
 		key.db = db
 	}
 	for i := int32(0); rc == sqlite3.SQLITE_OK && i < phrases; i++ {
-		key.phrase, rc = phraseText(tls, a, fts, i, bp+16)
+		key.phrase, rc = phraseText(tls, api, fts, i, bp+16)
 		if rc != sqlite3.SQLITE_OK {
 			break
 		}
@@ -265,7 +262,7 @@ func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uint
 		phraseCounts.Unlock()
 		if !ok || !c.fresh(rows, tokens) {
 			*(*int64)(cmem(bp + 32)) = 0
-			query := a.api.FxQueryPhrase
+			query := api.FxQueryPhrase
 			rc = (*(*func(*libc.TLS, uintptr, int32, uintptr, uintptr) int32)(unsafe.Pointer(&query)))(tls, fts, i, bp+32, countFnPtr)
 			if rc != sqlite3.SQLITE_OK {
 				break
@@ -285,7 +282,7 @@ func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uint
 		*d.idf(int(i)) = idf
 	}
 	if rc == sqlite3.SQLITE_OK {
-		setAux := a.api.FxSetAuxdata
+		setAux := api.FxSetAuxdata
 		rc = (*(*func(*libc.TLS, uintptr, uintptr, uintptr) int32)(unsafe.Pointer(&setAux)))(tls, fts, p, auxFreePtr)
 		if rc == sqlite3.SQLITE_OK {
 			return d, rc
@@ -298,11 +295,11 @@ func queryData(tls *libc.TLS, a apiFns, fts, ctx uintptr, nVal int32, apVal uint
 
 // phraseText is a query phrase's tokens, as the tokenizer made them,
 // joined by spaces (buf holds two out-parameters).
-func phraseText(tls *libc.TLS, a apiFns, fts uintptr, i int32, buf uintptr) (string, int32) {
-	n := a.int1(a.api.FxPhraseSize, tls, fts, i)
+func phraseText(tls *libc.TLS, api *sqlite3.TFts5ExtensionApi, fts uintptr, i int32, buf uintptr) (string, int32) {
+	n := callInt(api.FxPhraseSize, tls, fts, i)
 	var b []byte
 	for t := int32(0); t < n; t++ {
-		query := a.api.FxQueryToken
+		query := api.FxQueryToken
 		rc := (*(*func(*libc.TLS, uintptr, int32, int32, uintptr, uintptr) int32)(unsafe.Pointer(&query)))(tls, fts, i, t, buf, buf+8)
 		if rc != sqlite3.SQLITE_OK {
 			return "", rc
