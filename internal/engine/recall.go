@@ -552,13 +552,20 @@ func (g *gatherer) slotHistory(ctx context.Context, p memory.Place, shown []memo
 			list = append(list, s.Predicate)
 		}
 	}
-	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list, Sight: &see, Live: true})
+	slot := map[string]bool{}
+	var slots []string
+	for _, s := range shown {
+		if !slot[s.Slot()] {
+			slot[s.Slot()] = true
+			slots = append(slots, s.Slot())
+		}
+	}
+	// Only the shown slots' rows are read: a row's replacement is in its
+	// slot, and a predicate's other slots were most of what was read.
+	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list,
+		Slots: slots, Sight: &see, Live: true})
 	if err != nil {
 		return err
-	}
-	slot := map[string]bool{}
-	for _, s := range shown {
-		slot[s.Slot()] = true
 	}
 	byID := map[int64]memory.Statement{}
 	var mine []memory.Statement

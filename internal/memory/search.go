@@ -82,10 +82,13 @@ type StatementFilter struct {
 	IDs        []int64
 	Kinds      []Kind
 	Predicates []string
-	Sight      *Sight // nil: every place
-	Current    bool   // only rows true now and believed now
-	Live       bool   // leave out withdrawn rows (retracted, forgotten, held back, revised)
-	Pinned     bool   // only pinned rows
+	// Slots keeps only the rows of these slots (Statement.Slot); a
+	// subject matches whatever its case, as the write point groups slots.
+	Slots   []string
+	Sight   *Sight // nil: every place
+	Current bool   // only rows true now and believed now
+	Live    bool   // leave out withdrawn rows (retracted, forgotten, held back, revised)
+	Pinned  bool   // only pinned rows
 	// Rules keeps only the notes that are rules you set: pinned, or
 	// asserted preferences and conventions, never a row without a tier;
 	// ordered as a block shows them (pinned first, then by confidence, then

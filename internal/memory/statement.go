@@ -1,6 +1,9 @@
 package memory
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Kind separates what a statement is.
 type Kind string
@@ -127,6 +130,12 @@ type Statement struct {
 // Slot is a fact's subject and predicate: one-value slots hold one
 // current value.
 func (s Statement) Slot() string { return s.Subject + "\x1f" + s.Predicate }
+
+// SlotKey is how a store groups a slot: the subject without its case.
+func SlotKey(slot string) string {
+	subject, predicate, _ := strings.Cut(slot, "\x1f")
+	return strings.ToLower(subject) + "\x1f" + predicate
+}
 
 // Current reports whether the row is true now and believed now.
 func (s Statement) Current() bool { return s.InvalidAt.IsZero() && s.ExpiredAt.IsZero() }

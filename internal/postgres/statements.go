@@ -57,7 +57,7 @@ func slotOf(s memory.Statement) string {
 	if s.Kind == memory.KindNote {
 		return ""
 	}
-	return strings.ToLower(s.Subject) + "\x1f" + s.Predicate
+	return memory.SlotKey(s.Slot())
 }
 
 // statementBody is what the index reads of a statement.
@@ -320,6 +320,14 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if len(f.Predicates) > 0 {
 		sb.WriteString(` AND predicate = ANY(?)`)
 		args = append(args, f.Predicates)
+	}
+	if len(f.Slots) > 0 {
+		keys := make([]string, len(f.Slots))
+		for i, s := range f.Slots {
+			keys[i] = memory.SlotKey(s)
+		}
+		sb.WriteString(` AND slot = ANY(?)`)
+		args = append(args, keys)
 	}
 	if f.Current {
 		sb.WriteString(` AND expired_at = 0 AND invalid_at = 0`)

@@ -70,7 +70,7 @@ func slotOf(s memory.Statement) string {
 	if s.Kind == memory.KindNote {
 		return ""
 	}
-	return strings.ToLower(s.Subject) + "\x1f" + s.Predicate
+	return memory.SlotKey(s.Slot())
 }
 
 // ApplyStatement is the store's half of the one write point: in one write

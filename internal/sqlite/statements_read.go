@@ -30,6 +30,12 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 			args = append(args, p)
 		}
 	}
+	if len(f.Slots) > 0 {
+		sb.WriteString(` AND slot IN (?` + strings.Repeat(",?", len(f.Slots)-1) + `)`)
+		for _, s := range f.Slots {
+			args = append(args, memory.SlotKey(s))
+		}
+	}
 	if f.Current {
 		sb.WriteString(` AND expired_at = 0 AND invalid_at = 0`)
 	}

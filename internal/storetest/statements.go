@@ -145,6 +145,14 @@ func testStatements(t *testing.T, open Open) {
 		if n := len(must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{}))(t)); n != 2 {
 			t.Fatalf("rows after restatement: %d", n)
 		}
+		// A slot's rows, old and new, whatever the subject's case; never
+		// another slot of the same predicate.
+		e.applyOne(memory.LocalAccount, fact("staging", "deploy_target", "Render, Ohio", day0))
+		slot := fact("Production", "deploy_target", "", day0).Slot()
+		rows := must(e.Store.Statements(e.ctx, memory.LocalAccount, memory.StatementFilter{Slots: []string{slot}, Predicates: []string{"deploy_target"}}))(t)
+		if got := objects(rows); !slices.Equal(got, []string{"Render, Oregon", "Fly.io, Frankfurt"}) {
+			t.Fatalf("the production slot: %v", got)
+		}
 	})
 
 	t.Run("late arrival", func(t *testing.T) {
