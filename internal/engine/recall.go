@@ -544,6 +544,14 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 func (g *gatherer) slotHistory(ctx context.Context, p memory.Place, shown []memory.Statement) error {
 	e := g.e
 	see := memory.SightOf(p, memory.RungEverywhere)
+	preds := map[string]bool{}
+	var list []string
+	for _, s := range shown {
+		if !preds[s.Predicate] {
+			preds[s.Predicate] = true
+			list = append(list, s.Predicate)
+		}
+	}
 	slot := map[string]bool{}
 	var slots []string
 	for _, s := range shown {
@@ -552,10 +560,9 @@ func (g *gatherer) slotHistory(ctx context.Context, p memory.Place, shown []memo
 			slots = append(slots, s.Slot())
 		}
 	}
-	// Only the shown slots' rows are read, through the slot index: a
-	// row's replacement is in its slot, and reading every live fact of the
-	// shown predicates (other subjects' slots) was most of the work.
-	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact},
+	// Only the shown slots' rows are read: a row's replacement is in its
+	// slot, and a predicate's other slots were most of what was read.
+	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list,
 		Slots: slots, Sight: &see, Live: true})
 	if err != nil {
 		return err
