@@ -560,8 +560,11 @@ func (g *gatherer) slotHistory(ctx context.Context, p memory.Place, shown []memo
 			slots = append(slots, s.Slot())
 		}
 	}
-	// Only the shown slots' rows are read: a row's replacement is in its
-	// slot, and a predicate's other slots were most of what was read.
+	// Only the shown slots' rows are read (a row's replacement is in its
+	// slot): the store seeks each predicate and slot together, where the
+	// predicates alone selected every subject's rows. The predicates stay
+	// in the filter, since by slot alone SQLite may walk that index on
+	// the account (BENCHMARKS.md, recall block, fourth pass).
 	rows, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: list,
 		Slots: slots, Sight: &see, Live: true})
 	if err != nil {
