@@ -275,11 +275,7 @@ func queryData(tls *libc.TLS, api *sqlite3.TFts5ExtensionApi, fts, ctx uintptr, 
 			phraseCounts.m[key] = c
 			phraseCounts.Unlock()
 		}
-		idf := libc.Xlog(tls, (float64(rows-c.hits)+0.5)/(float64(c.hits)+0.5))
-		if idf <= 0 {
-			idf = 1e-06
-		}
-		*d.idf(int(i)) = idf
+		*d.idf(int(i)) = phraseIDF(tls, rows, c.hits)
 	}
 	if rc == sqlite3.SQLITE_OK {
 		setAux := api.FxSetAuxdata
@@ -291,6 +287,19 @@ func queryData(tls *libc.TLS, api *sqlite3.TFts5ExtensionApi, fts, ctx uintptr, 
 	}
 	sqlite3.Xsqlite3_free(tls, p)
 	return nil, rc
+}
+
+// phraseIDF is bm25's IDF of a phrase held by hits of rows rows, floored
+// as FTS5 floors it. A kept count may come from a slightly larger index,
+// so hits is held to rows: more would make the logarithm's argument
+// negative and the score NaN.
+func phraseIDF(tls *libc.TLS, rows, hits int64) float64 {
+	hits = min(hits, rows)
+	idf := libc.Xlog(tls, (float64(rows-hits)+0.5)/(float64(hits)+0.5))
+	if idf <= 0 {
+		idf = 1e-06
+	}
+	return idf
 }
 
 // phraseText is a query phrase's tokens, as the tokenizer made them,

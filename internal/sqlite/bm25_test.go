@@ -2,10 +2,13 @@ package sqlite
 
 import (
 	"database/sql"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"modernc.org/libc"
 )
 
 // openRankDB is a bare SQLite file with an FTS5 table of two columns, on
@@ -193,5 +196,24 @@ func TestRankKeepsCounts(t *testing.T) {
 	}
 	if _, ok := kept("other", "alpha"); ok {
 		t.Fatal("a scope shares another's counts")
+	}
+}
+
+func TestPhraseIDF(t *testing.T) {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	for _, tc := range []struct {
+		rows, hits int64
+		want       float64
+	}{
+		{1000, 10, math.Log((1000 - 10 + 0.5) / (10 + 0.5))},
+		{1000, 600, 1e-06}, // held by most rows: FTS5's floor
+		// A count kept from an index a little larger than now: held to
+		// the rows there are, never NaN.
+		{50_000, 50_400, 1e-06},
+	} {
+		if got := phraseIDF(tls, tc.rows, tc.hits); got != tc.want || math.IsNaN(got) {
+			t.Errorf("phraseIDF(%d, %d) = %v, want %v", tc.rows, tc.hits, got, tc.want)
+		}
 	}
 }
