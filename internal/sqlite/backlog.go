@@ -102,7 +102,7 @@ func (db *DB) indexEpisodesBacklog(ctx context.Context) error {
 		err := db.Update(ctx, func(tx *Tx) error {
 			rows, err := tx.QueryContext(ctx, `SELECT b.id, `+episodeRowidSQL+`, e.summary, e.request, e.outcome, e.files, e.tools
 				FROM fts_backlog b JOIN episodes e ON e.id = b.id`+episodePlaceJoin+`
-				WHERE b.layer = 'L2' ORDER BY b.id LIMIT ?`, backlogBatch)
+				WHERE b.layer = 'L2' AND e.expired_at = 0 ORDER BY b.id LIMIT ?`, backlogBatch)
 			if err != nil {
 				return err
 			}

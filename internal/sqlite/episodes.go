@@ -28,17 +28,20 @@ func (db *DB) SaveEpisode(ctx context.Context, acct memory.AccountID, ep memory.
 }
 
 func saveEpisodeTx(ctx context.Context, tx *Tx, ix *indexer, acct memory.AccountID, ep memory.Episode) (int64, error) {
-	var old, oldRow int64
-	if rows, err := tx.query(ctx, `SELECT e.id, `+episodeRowidSQL+` FROM episodes e`+episodePlaceJoin+`
+	var old, oldRow, oldExpired int64
+	if rows, err := tx.query(ctx, `SELECT e.id, `+episodeRowidSQL+`, e.expired_at FROM episodes e`+episodePlaceJoin+`
 		WHERE e.turn_id = ? AND e.account_id = ?`, ep.TurnID, int64(acct)); err == nil {
 		if rows.Next() {
-			_ = rows.Scan(&old, &oldRow)
+			_ = rows.Scan(&old, &oldRow, &oldExpired)
 		}
 		rows.Close()
 	}
 	if old != 0 {
-		if err := ix.remove(ctx, oldRow); err != nil {
-			return 0, err
+		// Only an active episode has an index row (migration 0021).
+		if oldExpired == 0 {
+			if err := ix.remove(ctx, oldRow); err != nil {
+				return 0, err
+			}
 		}
 		if _, err := tx.exec(ctx, `DELETE FROM episodes WHERE id = ?`, old); err != nil {
 			return 0, err
@@ -189,14 +192,18 @@ func (db *DB) SetEpisodeState(ctx context.Context, acct memory.AccountID, id int
 			return memory.Errorf(memory.CodeNotFound, "no episode e%d", id)
 		}
 		if reason == "" {
-			_, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = 0, reason = '' WHERE id = ?`, id)
-			return err
+			if _, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = 0, reason = '' WHERE id = ?`, id); err != nil || expired == 0 {
+				return err
+			}
+			return indexEpisodes(ctx, tx, true, id)
 		}
 		if expired != 0 {
 			return memory.Errorf(memory.CodeConflict, "episode e%d is already inactive", id)
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = ?, reason = ? WHERE id = ?`, millis(tx.Now), string(reason), id)
-		return err
+		if _, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = ?, reason = ? WHERE id = ?`, millis(tx.Now), string(reason), id); err != nil {
+			return err
+		}
+		return indexEpisodes(ctx, tx, false, id)
 	})
 	if err != nil {
 		return memory.Episode{}, wrapChange("change episode", err)
@@ -227,19 +234,77 @@ func (db *DB) PinEpisode(ctx context.Context, acct memory.AccountID, id int64, p
 func (db *DB) CapEpisodes(ctx context.Context, acct memory.AccountID, max int) (int, error) {
 	n := 0
 	err := db.Update(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE episodes SET expired_at = ?, reason = 'capped' WHERE id IN (
-			SELECT id FROM (
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM (
 				SELECT id, ROW_NUMBER() OVER (PARTITION BY project ORDER BY at DESC, id DESC) AS rn
 				FROM episodes WHERE account_id = ? AND expired_at = 0 AND pinned = 0
-			) WHERE rn > ?)`, millis(tx.Now), int64(acct), max)
+			) WHERE rn > ? ORDER BY id`, int64(acct), max)
 		if err != nil {
 			return err
 		}
-		k, _ := res.RowsAffected()
-		n = int(k)
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(ids) == 0 {
+			return err
+		}
+		// The index holds active episodes only (migration 0021).
+		if err := indexEpisodes(ctx, tx, false, ids...); err != nil {
+			return err
+		}
+		st, err := tx.stmt(ctx, `UPDATE episodes SET expired_at = ?, reason = 'capped' WHERE id = ?`)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := st.ExecContext(stmtCtx(ctx), millis(tx.Now), id); err != nil {
+				return err
+			}
+		}
+		n = len(ids)
 		return nil
 	})
 	return n, wrapChange("cap episodes", err)
+}
+
+// indexEpisodes adds episodes' rows to the index (add) or removes them
+// from it: the index holds active episodes only, so an episode that
+// closes leaves it and one restored comes back.
+func indexEpisodes(ctx context.Context, tx *Tx, add bool, ids ...int64) error {
+	ix, err := newIndexer(ctx, tx, memory.L2, 2)
+	if err != nil {
+		return err
+	}
+	st, err := tx.stmt(ctx, `SELECT `+episodeRowidSQL+`, e.summary, e.request, e.outcome, e.files, e.tools
+		FROM episodes e`+episodePlaceJoin+` WHERE e.id = ?`)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		var rowid int64
+		var summary, request, outcome, files, tools string
+		err := st.QueryRowContext(stmtCtx(ctx), id).Scan(&rowid, &summary, &request, &outcome, &files, &tools)
+		if err != nil {
+			return err
+		}
+		if !add {
+			if err := ix.remove(ctx, rowid); err != nil {
+				return err
+			}
+			continue
+		}
+		body, context := episodeIndexText(summary, request, outcome, files, tools)
+		if err := ix.add(ctx, rowid, body, context); err != nil {
+			return err
+		}
+	}
+	return ix.close(ctx)
 }
 
 // LastEpisodes returns the newest active episodes of a worktree, leaving

@@ -58,11 +58,7 @@ func (db *DB) Purge(ctx context.Context, acct memory.AccountID) (memory.PurgeCou
 			return err
 		}
 		c.Statements, _ = res.RowsAffected()
-		goneEp := `SELECT ` + episodeRowidSQL + ` FROM episodes e` + episodePlaceJoin + `
-			WHERE e.account_id = ? AND e.reason = 'forgotten'`
-		if _, err := tx.ExecContext(ctx, `DELETE FROM episodes_fts WHERE rowid IN (`+goneEp+`)`, a); err != nil {
-			return err
-		}
+		// A forgotten episode left the index when it was forgotten.
 		if res, err = tx.ExecContext(ctx, `DELETE FROM episodes WHERE account_id = ? AND reason = 'forgotten'`, a); err != nil {
 			return err
 		}
