@@ -89,7 +89,7 @@ func (p *pass) statementEntries() []*entry {
 	}
 	slices.Sort(ids)
 	best := map[*entry]memory.Statement{}
-	buckets := map[string][]*entry{} // by section and family: only those can merge
+	buckets := map[string]*dupIndex{} // by section and family: only those can merge
 	for _, id := range ids {
 		s := p.stmts[id]
 		section := ""
@@ -115,7 +115,12 @@ func (p *pass) statementEntries() []*entry {
 		e.fam = p.stmtFamily(s, sup)
 		e.normed, e.toks = norm(t), tokenSet(t)
 		bucket := e.section + "\x1f" + e.fam
-		if dup := findDup(buckets[bucket], e); dup != nil {
+		ix := buckets[bucket]
+		if ix == nil {
+			ix = newDupIndex()
+			buckets[bucket] = ix
+		}
+		if dup := ix.find(e); dup != nil {
 			dup.ids = append(dup.ids, id)
 			dup.support = union(dup.support, sup)
 			dup.files = append(dup.files, e.files...)
@@ -126,7 +131,7 @@ func (p *pass) statementEntries() []*entry {
 			continue
 		}
 		best[e] = s
-		buckets[bucket] = append(buckets[bucket], e)
+		ix.add(e)
 		out = append(out, e)
 	}
 	for _, e := range out {
@@ -154,20 +159,6 @@ func stronger(a memory.Statement, na int, b memory.Statement, nb int) bool {
 		return a.ValidAt.After(b.ValidAt)
 	}
 	return a.ID > b.ID
-}
-
-// findDup finds a line among es saying the same thing as e: the same
-// words, or nearly the same set of words.
-func findDup(es []*entry, e *entry) *entry {
-	for _, d := range es {
-		if d.normed == e.normed {
-			return d
-		}
-		if len(d.toks) >= 4 && len(e.toks) >= 4 && jaccard(d.toks, e.toks) >= 0.85 {
-			return d
-		}
-	}
-	return nil
 }
 
 // stmtFamily places a statement: standing rules of every place in the
