@@ -89,7 +89,7 @@ func BenchmarkRecallBlock(b *testing.B) {
 	for _, sz := range sizes {
 		b.Run(fmt.Sprintf("parts=%s,statements=%s", sz.partsLabel, sz.statementsTag), func(b *testing.B) {
 			base := ensureSearchStore(b, sz.partsLabel, sz.parts)
-			st := ensureRecallStore(b, base, sz.partsLabel, sz.statements)
+			st := ensureMaintainedStore(b, ensureRecallStore(b, base, sz.partsLabel, sz.statements), sz.partsLabel)
 			// The run writes receipts: it gets its own copy of the store.
 			path := filepath.Join(b.TempDir(), "cairn.db")
 			t0 := time.Now()

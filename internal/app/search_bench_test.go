@@ -87,7 +87,7 @@ func BenchmarkSearch(b *testing.B) {
 	queries := corpus.Queries(searchSeed, searchQueries)
 	for _, sz := range sizes {
 		b.Run("parts="+sz.name, func(b *testing.B) {
-			st := ensureSearchStore(b, sz.name, sz.parts)
+			st := ensureMaintainedSearchStore(b, ensureSearchStore(b, sz.name, sz.parts), sz.name)
 			ctx := context.Background()
 			// The cached store is shared by every checkout's benchmarks:
 			// the run settles a copy of it.
