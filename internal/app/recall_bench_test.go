@@ -176,6 +176,16 @@ func runRecalls(b *testing.B, eng *engine.Engine, st recallStore, reqs []recallR
 			res, _ := build(r.Text, false)
 			fmt.Fprintf(&sb, "=== %q\n%s\n", r.Text, res.Block.Text)
 		}
+		// And the standing block of every worktree.
+		for _, c := range st.Checkouts {
+			session++
+			res, err := eng.Standing(ctx, engine.RecallRequest{Cwd: c.Dir, Provider: memory.ProviderClaudeCode,
+				Session: fmt.Sprintf("recall-bench-%d", session), Start: true})
+			if err != nil {
+				b.Fatalf("standing block at %s: %v", c.Dir, err)
+			}
+			fmt.Fprintf(&sb, "=== standing %s\n%s\n", c.Dir, res.Block.Text)
+		}
 		if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
 			b.Fatal(err)
 		}

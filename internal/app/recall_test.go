@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,5 +221,59 @@ func goldenText(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Fatalf("%s differs from %s:\n%s", name, path, got)
+	}
+}
+
+// A place with a long session-state history shows the three rows that
+// stopped being true most recently, newest first, and no older one: here
+// the last ticket (shown once, as a recent change) and two steps, past a
+// run of newer rows that are never shown.
+func TestStandingBlockShowsTheNewestHistory(t *testing.T) {
+	w := newRecallWorld(t, nil)
+	ctx := context.Background()
+	start := *w.now
+	for i := range 9 {
+		at := start.AddDate(0, 0, -90+7*i)
+		*w.now = at.Add(time.Hour)
+		d := memory.Draft{Kind: memory.KindFact, Subject: "user", Predicate: "next_step", Object: fmt.Sprintf("step-%d", i), ValidAt: at, Class: memory.ClassTask}
+		if _, err := w.eng.Write(ctx, engine.Write{Draft: d, Writer: memory.WriterCLI, Cwd: w.repo}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Newer still, a run of an agent's values that claim no tier: stored,
+	// never shown, and more of them than the store is first asked for.
+	for i := range 10 {
+		at := start.AddDate(0, 0, -30+i)
+		*w.now = at.Add(time.Hour)
+		d := memory.Draft{Kind: memory.KindFact, Subject: "agent", Predicate: "focus", Object: fmt.Sprintf("focus-%d", i), ValidAt: at, Class: memory.ClassTask}
+		if _, err := w.eng.Write(ctx, engine.Write{Draft: d, Writer: memory.WriterAgent, Cwd: w.repo}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	*w.now = start
+	st, err := w.eng.Standing(ctx, engine.RecallRequest{Cwd: w.repo, Provider: memory.ProviderClaudeCode, Session: "later", Start: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var history []string
+	for _, l := range strings.Split(st.Block.Text, "\n") {
+		if strings.Contains(l, "next_step") && strings.Contains(l, "INVALID") {
+			history = append(history, l)
+		}
+	}
+	want := []string{"step-7", "step-6"}
+	if len(history) != len(want) {
+		t.Fatalf("history lines %q, want %v:\n%s", history, want, st.Block.Text)
+	}
+	for i, l := range history {
+		if !strings.Contains(l, want[i]) {
+			t.Errorf("history line %d is %q, want %s", i, l, want[i])
+		}
+	}
+	if strings.Contains(st.Block.Text, "focus") {
+		t.Errorf("an untiered row is shown:\n%s", st.Block.Text)
+	}
+	if !strings.Contains(st.Block.Text, "next_step = step-8") || !strings.Contains(st.Block.Text, "PAY-1432 → PAY-1501") {
+		t.Errorf("the current step or the ticket's change is missing:\n%s", st.Block.Text)
 	}
 }

@@ -419,8 +419,15 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 	}
 	// Where work in this place left off: the session-state facts now,
 	// their recent history, and the last episodes of earlier sessions.
+	// Current rows and the newest closed ones are read apart: a place
+	// busy for months holds thousands of closed session-state rows, of
+	// which the block shows three.
 	state, err := e.store.Statements(ctx, e.acct, memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact},
-		Predicates: temporal.SessionStatePredicates(), Sight: &see, Live: true})
+		Predicates: temporal.SessionStatePredicates(), Sight: &see, Live: true, Current: true})
+	if err != nil {
+		return err
+	}
+	closed, err := g.closedState(ctx, &see, standingHistory)
 	if err != nil {
 		return err
 	}
@@ -435,22 +442,12 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 			g.addChange(c.Old, c.New, 0.6-float64(i)*0.01)
 		}
 	}
-	var closed []memory.Statement
 	for _, s := range state {
-		if s.Tier == memory.TierNone {
-			continue
-		}
-		if s.Current() {
+		if s.Tier != memory.TierNone {
 			g.addStatement(s, 0.8)
-		} else if !s.InvalidAt.IsZero() {
-			closed = append(closed, s)
 		}
 	}
-	sort.SliceStable(closed, func(i, j int) bool { return closed[i].InvalidAt.After(closed[j].InvalidAt) })
 	for i, s := range closed {
-		if i >= 3 {
-			break
-		}
 		g.addHistory(s, 0.5-float64(i)*0.01)
 	}
 	eps, err := e.store.LastEpisodes(ctx, e.acct, p.Worktree, sessionID, 2)
@@ -461,6 +458,33 @@ func (g *gatherer) standing(ctx context.Context, p memory.Place, sessionID int64
 		g.addEpisode(ep, 0.55-float64(i)*0.01)
 	}
 	return nil
+}
+
+// standingHistory is how many closed session-state rows a standing block
+// shows.
+const standingHistory = 3
+
+// closedState returns the n session-state facts in sight that stopped
+// being true most recently (rows without a tier left out), newest first.
+func (g *gatherer) closedState(ctx context.Context, see *memory.Sight, n int) ([]memory.Statement, error) {
+	f := memory.StatementFilter{Kinds: []memory.Kind{memory.KindFact}, Predicates: temporal.SessionStatePredicates(),
+		Sight: see, Live: true, Closed: true, ByInvalid: true, Limit: n + 5}
+	for {
+		rows, err := g.e.store.Statements(ctx, g.e.acct, f)
+		if err != nil {
+			return nil, err
+		}
+		var out []memory.Statement
+		for _, s := range rows {
+			if s.Tier != memory.TierNone && len(out) < n {
+				out = append(out, s)
+			}
+		}
+		if len(out) == n || len(rows) < f.Limit {
+			return out, nil
+		}
+		f.Limit *= 4 // untiered rows took the places: read further
+	}
 }
 
 // request gathers the rows that match a request.

@@ -102,7 +102,12 @@ type StatementFilter struct {
 	// ByExpiry orders the newest closed rows first (by expired_at, then
 	// id, both descending) instead of oldest first.
 	ByExpiry bool
-	Evidence bool  // load each row's evidence
-	Session  int64 // only rows with evidence in this session (its id)
-	Limit    int
+	// Closed keeps only rows no longer true in the world (invalid_at set).
+	Closed bool
+	// ByInvalid orders the rows that stopped being true most recently
+	// first (by invalid_at, then id, both descending).
+	ByInvalid bool
+	Evidence  bool  // load each row's evidence
+	Session   int64 // only rows with evidence in this session (its id)
+	Limit     int
 }

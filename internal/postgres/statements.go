@@ -335,6 +335,9 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	if f.Live {
 		sb.WriteString(` AND reason NOT IN ('retracted', 'forgotten', 'held_back', 'reopened', 'revised')`)
 	}
+	if f.Closed {
+		sb.WriteString(` AND invalid_at <> 0`)
+	}
 	if f.Pinned {
 		sb.WriteString(` AND pinned = 1`)
 	}
@@ -358,6 +361,8 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	sightFilter(&sb, &args, f.Sight, "")
 	if f.ByExpiry {
 		sb.WriteString(` ORDER BY expired_at DESC, id DESC`)
+	} else if f.ByInvalid {
+		sb.WriteString(` ORDER BY invalid_at DESC, id DESC`)
 	} else if f.Rules {
 		sb.WriteString(` ORDER BY pinned DESC, confidence DESC, id`)
 	} else {

@@ -97,6 +97,12 @@ func testStatements(t *testing.T, open Open) {
 			{memory.StatementFilter{Reason: memory.ReasonSuperseded, ByExpiry: true, Limit: 1}, []string{"Fly.io, Frankfurt"}},
 			{memory.StatementFilter{Reason: memory.ReasonRetracted}, []string{"stage-1"}},
 			{memory.StatementFilter{ByExpiry: true, ExpiredSince: day0.Add(90 * time.Minute)}, []string{"stage-1", "Fly.io, Frankfurt"}},
+			// No longer true in the world, newest first: the retracted row
+			// was never closed in the world.
+			{memory.StatementFilter{Closed: true}, []string{"Render, Oregon", "Fly.io, Frankfurt"}},
+			{memory.StatementFilter{Closed: true, ByInvalid: true}, []string{"Fly.io, Frankfurt", "Render, Oregon"}},
+			{memory.StatementFilter{Closed: true, ByInvalid: true, Limit: 1}, []string{"Fly.io, Frankfurt"}},
+			{memory.StatementFilter{Closed: true, Current: true}, nil},
 		} {
 			if got := objects(must(e.Store.Statements(e.ctx, memory.LocalAccount, tc.f))(t)); !slices.Equal(got, tc.want) {
 				t.Errorf("filter %+v: %v, want %v", tc.f, got, tc.want)
