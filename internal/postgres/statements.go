@@ -317,7 +317,10 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 		sb.WriteString(` AND kind = ANY(?)`)
 		args = append(args, ks)
 	}
-	if len(f.Predicates) > 0 {
+	switch {
+	case temporal.AreSessionStatePredicates(f.Predicates):
+		sb.WriteString(` AND predicate IN ` + sessionStateIn) // migration 0005's indexes
+	case len(f.Predicates) > 0:
 		sb.WriteString(` AND predicate = ANY(?)`)
 		args = append(args, f.Predicates)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/temporal"
 )
 
 // Statements returns the rows a filter selects, oldest first.
@@ -12,11 +13,17 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 	var sb strings.Builder
 	args := []any{int64(acct)}
 	from := ` FROM statements`
-	if f.Current && len(f.Predicates) > 0 && len(f.IDs) == 0 && len(f.Slots) == 0 {
-		// The sampled planner statistics rate every index alike, and SQLite
-		// would read every current row of the kind; this index matches the
-		// predicates and the place on its entries (migration 0022).
-		from = ` FROM statements INDEXED BY statements_current_place`
+	state := temporal.AreSessionStatePredicates(f.Predicates)
+	if state && len(f.IDs) == 0 && len(f.Slots) == 0 {
+		// The session-state indexes (migration 0022); named, since the
+		// sampled planner statistics rate every index alike and SQLite
+		// would rather read every current fact of the account.
+		switch {
+		case f.Current:
+			from = ` FROM statements INDEXED BY statements_state_current`
+		case f.Closed && f.ByInvalid:
+			from = ` FROM statements INDEXED BY statements_state_closed`
+		}
 	}
 	sb.WriteString(`SELECT ` + statementCols + from + ` WHERE account_id = ?`)
 	if len(f.IDs) > 0 {
@@ -31,7 +38,10 @@ func (db *DB) Statements(ctx context.Context, acct memory.AccountID, f memory.St
 			args = append(args, string(k))
 		}
 	}
-	if len(f.Predicates) > 0 {
+	switch {
+	case state:
+		sb.WriteString(` AND predicate IN ` + sessionStateIn)
+	case len(f.Predicates) > 0:
 		sb.WriteString(` AND predicate IN (?` + strings.Repeat(",?", len(f.Predicates)-1) + `)`)
 		for _, p := range f.Predicates {
 			args = append(args, p)

@@ -65,3 +65,20 @@ func SessionStatePredicates() []string {
 	sort.Strings(out)
 	return out
 }
+
+// AreSessionStatePredicates reports whether preds are exactly the
+// session-state predicates, in any order: the stores keep indexes for
+// reads of that set.
+func AreSessionStatePredicates(preds []string) bool {
+	if len(preds) != len(sessionState) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, p := range preds {
+		if !sessionState[p] || seen[p] {
+			return false
+		}
+		seen[p] = true
+	}
+	return true
+}
