@@ -185,20 +185,29 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 		// be asked row by row, and bm25 would count its phrases again.
 		where += ` AND +rowid IN (SELECT rowid FROM parts_fts WHERE parts_fts MATCH ?)`
 	}
-	args = append(args, deep, int64(acct))
+	args = append(args, deep)
 	sb.WriteString(`WITH hits AS (
 			SELECT rowid AS id, ` + scoreExpr(ranked) + ` AS score FROM parts_fts
-			WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ?)
-		SELECT p.id, hits.score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
+			WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ?), kept AS (`)
+	// Only the rows kept are read whole, with their sessions and turns.
+	// The match holds the account's place token (or the store has one
+	// account), so only a session or time filter can drop a hit.
+	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
+		sb.WriteString(`SELECT hits.id, hits.score FROM hits JOIN parts p ON p.id = hits.id WHERE true`)
+		sessionAndTime(&sb, &args, q, "p.session_id", "p.created_at")
+	} else {
+		sb.WriteString(`SELECT hits.id, hits.score FROM hits`)
+	}
+	sb.WriteString(` ORDER BY hits.score DESC, hits.id DESC LIMIT ?)
+		SELECT p.id, kept.score, p.text, p.created_at, p.seq, p.role, p.kind, p.tool,
 			s.id, s.external_id, s.provider, s.worktree, t.id, t.key, t.seq
-		FROM hits
-		JOIN parts p ON p.id = hits.id
+		FROM kept
+		JOIN parts p ON p.id = kept.id
 		JOIN sessions s ON s.id = p.session_id
 		JOIN turns t ON t.id = p.turn_id
-		WHERE p.account_id = ?`)
-	sessionAndTime(&sb, &args, q, "p.session_id", "p.created_at")
-	sb.WriteString(` ORDER BY hits.score DESC, p.id DESC LIMIT ?`)
-	args = append(args, limit)
+		WHERE p.account_id = ?
+		ORDER BY kept.score DESC, p.id DESC`)
+	args = append(args, limit, int64(acct))
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
