@@ -16,7 +16,11 @@ func TestEpisodeSearchPastFilteredBest(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	save := func(ext string, summaries ...string) (int64, []int64) {
-		c, err := db.SaveSession(ctx, memory.LocalAccount, session(ext, wtA, day0, "a", "b", "c"))
+		turns := make([]string, len(summaries))
+		for i := range turns {
+			turns[i] = fmt.Sprint("turn ", i)
+		}
+		c, err := db.SaveSession(ctx, memory.LocalAccount, session(ext, wtA, day0, turns...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,8 +35,13 @@ func TestEpisodeSearchPastFilteredBest(t *testing.T) {
 		}
 		return c.SessionID, ids
 	}
-	// The current session's episodes and a forgotten one rank first.
-	current, _ := save("now", "refund refund refund", "refund refund refund retry", "refund refund refund again")
+	// The current session's episodes, more than the search's slack, and
+	// a forgotten one rank first.
+	var mine []string
+	for i := range topEpisodesSlack + 4 {
+		mine = append(mine, fmt.Sprint("refund refund refund ", i))
+	}
+	current, _ := save("now", mine...)
 	_, forgot := save("old", "refund refund twice", "a refund once among many other words here", "refund and the payout")
 	if _, err := db.SetEpisodeState(ctx, memory.LocalAccount, forgot[0], memory.ReasonForgotten); err != nil {
 		t.Fatal(err)

@@ -314,8 +314,10 @@ func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
 		}
 		texts[k] = t
 	}
+	var b strings.Builder
 	for i := range cs {
-		var b strings.Builder
+		b.Reset()
+		b.Grow(2 * win * (contextChars + 1))
 		for d := -win; d <= win; d++ {
 			if t, ok := texts[key{cs[i].SessionID, cs[i].PartSeq + d}]; ok && d != 0 {
 				b.WriteString(t)
@@ -595,14 +597,15 @@ func (db *DB) searchEpisodes(ctx context.Context, acct memory.AccountID, q memor
 
 // topEpisodes ranks a place's matches (hits, a WITH clause) and reads
 // only the best few whole, filtering them then. Every match of a place's
-// rowid range is in its project, and few are inactive or the current
-// session's, so the filter is asked of the best topEpisodesSlack × limit
+// rowid range is in its project, every one is active (the index holds
+// active episodes only, migration 0021), and few are the current
+// session's, so the filter is asked of the best limit + topEpisodesSlack
 // rather than of every match: the same rows in the same order, since a
 // prefix of the ranked matches holding limit rows that pass holds the
 // first limit that pass. ok is false when the prefix holds fewer, and the
 // caller filters every match.
 func (db *DB) topEpisodes(ctx context.Context, acct memory.AccountID, q memory.SearchQuery, hits string, args []any, limit int) ([]memory.Match, bool, error) {
-	window := limit * topEpisodesSlack
+	window := limit + topEpisodesSlack
 	rows, err := db.read.QueryContext(ctx, hits+` SELECT id, score FROM hits ORDER BY score DESC, id DESC LIMIT ?`, append(args, window)...)
 	if err != nil {
 		return nil, false, memory.Wrap(memory.CodeInternal, "search episodes", err)
@@ -656,9 +659,10 @@ func (db *DB) topEpisodes(ctx context.Context, acct memory.AccountID, q memory.S
 	return out[:min(len(out), limit)], true, nil
 }
 
-// topEpisodesSlack is how many ranked matches per row asked for
-// topEpisodes filters before it falls back to filtering them all.
-const topEpisodesSlack = 2
+// topEpisodesSlack is how many ranked matches beyond the rows asked for
+// topEpisodes filters before it falls back to filtering them all: room
+// for a few of the current session's episodes.
+const topEpisodesSlack = 16
 
 // scanEpisodeMatches reads episodes as matches, each row led by its score.
 func scanEpisodeMatches(ctx context.Context, q querier, query string, args ...any) ([]memory.Match, error) {
