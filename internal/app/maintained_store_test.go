@@ -51,8 +51,15 @@ func ensureMaintainedSearchStore(b *testing.B, st searchStore, label string) sea
 // pass (minutes at 1M parts) inside its timed loop. The copy is named
 // prefix, maintainedStoreVersion and dir's own name; older versions of
 // the same prefix are removed.
+//
+// CAIRN_BENCH_UNMAINTAINED=1 reads the store as generated instead, for a
+// figure comparable with those measured before this pass.
 func maintainedCopy(b *testing.B, dir, prefix string, now time.Time) string {
 	b.Helper()
+	if os.Getenv("CAIRN_BENCH_UNMAINTAINED") == "1" {
+		b.Logf("CAIRN_BENCH_UNMAINTAINED=1: reading %s as generated, never maintained", dir)
+		return dir
+	}
 	cache, err := corpus.DefaultCacheDir()
 	if err != nil {
 		b.Fatal(err)
