@@ -1,6 +1,11 @@
 package distill
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
 
 // A line is a duplicate of an earlier one in its block when both say the
 // same words (normed text), or both have at least dupMinTokens tokens and
@@ -14,17 +19,32 @@ const (
 // comparing it with every line of the block: comparing each line with all
 // before it took minutes for a store of 100k statements. Lines with the
 // same words are found by their normed text; nearly the same sets through
-// prefix filtering: two sorted sets whose Jaccard similarity reaches t
-// share a token among the first n - ⌈t·n⌉ + 1 tokens of each (n its size;
-// any fixed order of tokens will do, and the sets are sorted).
+// prefix filtering: two sets whose Jaccard similarity reaches t share a
+// token among the first n - ⌈t·n⌉ + 1 tokens of each (n its size), in any
+// order of tokens fixed for the whole block. Rarest first keeps the
+// lists short: a word most lines hold would otherwise head every prefix.
 type dupIndex struct {
 	lines  []*entry
 	normed map[string]int   // the first line of each normed text
 	post   map[string][]int // a prefix token's lines, in order
+	df     map[string]int   // how many lines hold each token: the order
+	buf    []string
 }
 
-func newDupIndex() *dupIndex {
-	return &dupIndex{normed: map[string]int{}, post: map[string][]int{}}
+// newDupIndex prepares an index whose token order is the rarity of each
+// token among all the lines it may be given (df); a token df lacks sorts
+// first. Any df gives the same answers, only sooner or later.
+func newDupIndex(df map[string]int) *dupIndex {
+	return &dupIndex{normed: map[string]int{}, post: map[string][]int{}, df: df}
+}
+
+// prefix is the tokens of e that are indexed and looked up: the rarest.
+func (x *dupIndex) prefix(e *entry) []string {
+	x.buf = append(x.buf[:0], e.toks...)
+	slices.SortFunc(x.buf, func(a, b string) int {
+		return cmp.Or(cmp.Compare(x.df[a], x.df[b]), strings.Compare(a, b))
+	})
+	return x.buf[:dupPrefix(len(x.buf))]
 }
 
 // find returns the earliest line added that e duplicates, or nil.
@@ -34,7 +54,7 @@ func (x *dupIndex) find(e *entry) *entry {
 		best = i
 	}
 	if len(e.toks) >= dupMinTokens {
-		for _, t := range e.toks[:dupPrefix(len(e.toks))] {
+		for _, t := range x.prefix(e) {
 			for _, i := range x.post[t] {
 				if i >= best {
 					break
@@ -60,7 +80,7 @@ func (x *dupIndex) add(e *entry) {
 		x.normed[e.normed] = i
 	}
 	if len(e.toks) >= dupMinTokens {
-		for _, t := range e.toks[:dupPrefix(len(e.toks))] {
+		for _, t := range x.prefix(e) {
 			x.post[t] = append(x.post[t], i)
 		}
 	}

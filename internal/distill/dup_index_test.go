@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -31,7 +32,9 @@ func TestDupIndexFindsWhatComparingAllFinds(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 99))
 		var texts []string
 		var lines []*entry
-		ix := newDupIndex()
+		// A df from another text than the lines': any order gives the
+		// same answers.
+		ix := newDupIndex(map[string]int{"deploy": 9, "the": 50, "a": 40, "refund": 1})
 		found, near := 0, 0
 		for range 600 {
 			var s string
@@ -97,4 +100,51 @@ func TestDupPrefix(t *testing.T) {
 			t.Errorf("dupPrefix(%d) = %d, want at least %d", n, p, n-need+1)
 		}
 	}
+}
+
+// BenchmarkDupLines merges a block of 20,000 generated lines, about one in
+// five a near copy of an earlier one, through the index and by comparing
+// each line with all before it:
+//
+//	go test -run XXX -bench BenchmarkDupLines -benchtime 1x ./internal/distill
+func BenchmarkDupLines(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 3))
+	var lines []*entry
+	for i := range 20_000 {
+		s := fmt.Sprintf("the %s service keeps its %s in %s for %d days", word(r), word(r), word(r), i)
+		if i > 0 && r.IntN(5) == 0 {
+			s = lines[r.IntN(len(lines))].text + " again"
+		}
+		lines = append(lines, &entry{text: s, normed: norm(s), toks: tokenSet(s)})
+	}
+	df := map[string]int{}
+	for _, e := range lines {
+		for _, t := range e.toks {
+			df[t]++
+		}
+	}
+	for _, how := range []string{"index", "compare-all"} {
+		b.Run(how, func(b *testing.B) {
+			for b.Loop() {
+				ix := newDupIndex(df)
+				var kept []*entry
+				for _, e := range lines {
+					var d *entry
+					if how == "index" {
+						d = ix.find(e)
+					} else {
+						d = linearDup(kept, e)
+					}
+					if d == nil {
+						ix.add(e)
+						kept = append(kept, e)
+					}
+				}
+			}
+		})
+	}
+}
+
+func word(r *rand.Rand) string {
+	return fmt.Sprintf("w%d", r.IntN(3000))
 }

@@ -89,6 +89,22 @@ func (p *pass) statementEntries() []*entry {
 	}
 	slices.Sort(ids)
 	best := map[*entry]memory.Statement{}
+	// Each line's text and tokens, and how many lines hold each token: the
+	// duplicate index looks lines up by their rarest tokens.
+	texts := make(map[int64]string, len(ids))
+	toks := make(map[int64][]string, len(ids))
+	df := map[string]int{}
+	for _, id := range ids {
+		s := p.stmts[id]
+		t := stmtText(s)
+		if s.Tier == memory.TierInferred {
+			t += " (inferred)"
+		}
+		texts[id], toks[id] = t, tokenSet(t)
+		for _, tok := range toks[id] {
+			df[tok]++
+		}
+	}
 	buckets := map[string]*dupIndex{} // by section and family: only those can merge
 	for _, id := range ids {
 		s := p.stmts[id]
@@ -107,17 +123,14 @@ func (p *pass) statementEntries() []*entry {
 		if len(sup) == 0 && !man {
 			continue
 		}
-		t := stmtText(s)
-		if s.Tier == memory.TierInferred {
-			t += " (inferred)"
-		}
+		t := texts[id]
 		e := &entry{section: section, text: t, ids: []int64{id}, support: sup, files: p.noteOf[id], manual: man}
 		e.fam = p.stmtFamily(s, sup)
-		e.normed, e.toks = norm(t), tokenSet(t)
+		e.normed, e.toks = norm(t), toks[id]
 		bucket := e.section + "\x1f" + e.fam
 		ix := buckets[bucket]
 		if ix == nil {
-			ix = newDupIndex()
+			ix = newDupIndex(df)
 			buckets[bucket] = ix
 		}
 		if dup := ix.find(e); dup != nil {
