@@ -45,7 +45,7 @@ type Recall struct {
 	L2Limit      int      `toml:"l2_limit" doc:"at most this many L2 episodes from earlier sessions"`
 	L0Limit      int      `toml:"l0_limit" doc:"at most this many L0 excerpts, only when the request asks about earlier work"`
 	L3Limit      int      `toml:"l3_limit" doc:"profiles per block"`
-	BudgetTokens int      `toml:"budget_tokens" doc:"token budget of the recall block"`
+	BudgetTokens int      `toml:"budget_tokens" doc:"token budget of the whole recall block, its fixed text included (pinned rules are never dropped)"`
 	MaxChars     int      `toml:"max_chars" doc:"hard cap on one injection, summary included (Claude Code caps hook context at 10,000)"`
 	EveryPrompt  bool     `toml:"every_prompt" doc:"recall on every prompt instead of only the first of a session"`
 	TimeZone     string   `toml:"time_zone" doc:"zone for times shown in blocks (IANA name, or Local)"`

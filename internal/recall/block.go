@@ -71,7 +71,8 @@ const (
 // Options shape a block.
 type Options struct {
 	Kind Kind
-	// BudgetTokens bounds the lines (not the fixed text); 0: no bound.
+	// BudgetTokens bounds the whole block, its fixed text included, as
+	// estimated; pinned lines stay whatever they cost. 0: no bound.
 	BudgetTokens int
 	// MaxChars bounds the whole block, summary included.
 	MaxChars int
@@ -103,9 +104,9 @@ func guidance(searches int) string {
 }
 
 // Render lays the lines out in sections, fits them to the budget and
-// wraps the block in cairn's marker. The token budget bounds the lines and
-// never drops a pinned one; the character cap bounds the whole block,
-// summary included. Lines go lowest score first. Equal input gives
+// wraps the block in cairn's marker. The token budget bounds the whole
+// block and never drops a pinned line; the character cap bounds the whole
+// block, summary included. Lines go lowest score first. Equal input gives
 // byte-identical output.
 func Render(lines []Line, o Options) Block {
 	kept := make([]Line, len(lines))
@@ -119,7 +120,7 @@ func Render(lines []Line, o Options) Block {
 		dropped = append(dropped, kept[len(kept)-1])
 		kept = kept[:len(kept)-1]
 	}
-	for o.BudgetTokens > 0 && len(kept) > 0 && !kept[len(kept)-1].Pinned && linesTokens(kept) > o.BudgetTokens {
+	for o.BudgetTokens > 0 && len(kept) > 0 && !kept[len(kept)-1].Pinned && text.EstimateTokens(compose(kept, o)) > o.BudgetTokens {
 		drop()
 	}
 	for len(kept) > 0 && !fits(compose(kept, o), o) {
@@ -158,14 +159,6 @@ func keepBefore(a, b Line) bool {
 
 func fits(s string, o Options) bool {
 	return o.MaxChars <= 0 || len([]rune(s)) <= o.MaxChars
-}
-
-func linesTokens(ls []Line) int {
-	n := 0
-	for _, l := range ls {
-		n += text.EstimateTokens(l.Text) + 3 // "- [ref] "
-	}
-	return n
 }
 
 // compose writes the block for the given lines, grouped by section in a

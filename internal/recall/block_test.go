@@ -3,6 +3,7 @@ package recall
 import (
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,18 @@ func TestBudgetDropsLowestFirstAndKeepsPinned(t *testing.T) {
 	b := Render(lines, Options{Kind: Request, BudgetTokens: 40, MaxChars: 9000, Searches: 2})
 	if len(b.Lines) == 0 || b.Lines[0].Ref != "n12" {
 		t.Fatalf("the pinned rule did not survive a tight budget: %+v", b.Lines)
+	}
+	// The budget bounds the whole block, fixed text included: met unless
+	// only pinned lines are left, and nothing dropped when all fits.
+	for _, budget := range []int{40, 250, 300, 350, 400, 600, 2000} {
+		b := Render(lines, Options{Kind: Request, BudgetTokens: budget, MaxChars: 9000, Searches: 2})
+		unpinned := slices.ContainsFunc(b.Lines, func(l Line) bool { return !l.Pinned })
+		if b.Tokens > budget && unpinned {
+			t.Errorf("budget %d: a block of %d tokens with unpinned lines", budget, b.Tokens)
+		}
+		if whole := Render(lines, Options{Kind: Request, MaxChars: 9000, Searches: 2}); whole.Tokens <= budget && len(b.Dropped) > 0 {
+			t.Errorf("budget %d dropped %d lines from a block of %d tokens", budget, len(b.Dropped), whole.Tokens)
+		}
 	}
 	for _, d := range b.Dropped {
 		for _, k := range b.Lines {
