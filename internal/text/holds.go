@@ -29,6 +29,26 @@ type TermSet struct {
 	exact bool
 }
 
+// viewByte is what Holds puts in its view for each byte of a text: a
+// space for a separator, a letter lowercased, a digit or joiner as it is,
+// and 0 for a byte of another script or an apostrophe, whose piece is
+// tokenized instead.
+var viewByte = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf || c == '\'':
+			t[c] = 0
+		case asciiKind[c] == 0:
+			t[c] = ' '
+		case c >= 'A' && c <= 'Z':
+			t[c] = byte(c) + ('a' - 'A')
+		default:
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
+
 // maxSetTerms is how many terms a set tracks, one bit each.
 const maxSetTerms = 64
 
@@ -86,38 +106,36 @@ func (ts *TermSet) Holds(s string) uint64 {
 	}
 	all := ts.All()
 	// view is s with plain ASCII pieces lowercased and everything else a
-	// space, so a probe's offset in it is the piece's offset in s.
+	// space, so a probe's offset in it is the piece's offset in s. One
+	// pass maps each byte by a table; a piece holding another script or an
+	// apostrophe (a byte the table maps to 0) is then blanked and marked.
 	view := append(ts.view[:0], s...)
 	defer func() { ts.view = view[:0] }()
+	special := false
+	for i, c := range view {
+		v := viewByte[c]
+		view[i] = v
+		special = special || v == 0
+	}
 	var found uint64
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf && asciiKind[c] == 0 {
-			view[i] = ' '
-			i++
+	for i := 0; special && i < len(view); i++ {
+		if view[i] != 0 {
 			continue
 		}
-		a := i
-		plain := true
-		for ; i < len(s); i++ {
-			c := s[i]
-			if c < utf8.RuneSelf && asciiKind[c] == 0 {
-				break
-			}
-			switch {
-			case c >= utf8.RuneSelf, c == '\'':
-				plain = false // other scripts, or an apostrophe that may be elided
-			case c >= 'A' && c <= 'Z':
-				view[i] = c + ('a' - 'A')
-			}
+		a := bytes.LastIndexByte(view[:i], ' ') + 1
+		b := bytes.IndexByte(view[i:], ' ')
+		if b < 0 {
+			b = len(view)
+		} else {
+			b += i
 		}
-		if !plain {
-			for j := a; j < i; j++ {
-				view[j] = ' '
-			}
-			if found = ts.mark(found, s[a:i]); found == all {
-				return found
-			}
+		for j := a; j < b; j++ {
+			view[j] = ' '
 		}
+		if found = ts.mark(found, s[a:b]); found == all {
+			return found
+		}
+		i = b
 	}
 	for i, p := range ts.probes {
 		for from := 0; found&(1<<i) == 0; {
