@@ -144,6 +144,13 @@ func (ts *TermSet) Holds(s string) uint64 {
 				break
 			}
 			at += from
+			// No token starts between two lowercase letters (a cut falls at
+			// a joiner, a slash, a capital or a digit), and a token holding
+			// the term starts with its probe: this match cannot be one.
+			if at > 0 && isLower(s[at-1]) && isLower(s[at]) {
+				from = at + 1
+				continue
+			}
 			a := bytes.LastIndexByte(view[:at], ' ') + 1
 			b := bytes.IndexByte(view[at:], ' ')
 			if b < 0 {
@@ -159,6 +166,8 @@ func (ts *TermSet) Holds(s string) uint64 {
 	}
 	return found
 }
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // mark adds to found the terms among the tokens of s. Its tokenizer is
 // kept, so marking allocates nothing once its buffers have grown.
