@@ -99,7 +99,9 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
 	}
-	deep := limit*2 + 20
+	// With no session or time filter every hit is kept (the match holds
+	// the account's place token), so a read needs no more than it returns.
+	deep := limit
 	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
 		deep = limit*4 + 40
 	}
@@ -173,7 +175,7 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 	var sb strings.Builder
 	args := []any{partsBodyWeight, partsContextWeight, expr + place}
 	where := `parts_fts MATCH ?`
-	order := "score DESC"
+	order := "score DESC, rowid DESC" // the order kept rows are read in: hits need no slack for ties
 	switch {
 	case !ranked:
 		args[0], args[1] = 0.0, 0.0
