@@ -157,7 +157,8 @@ func matchCoverage(terms []Term, set *text.TermSet, c memory.Match) float64 {
 	if c.Context == "" || body == set.All() {
 		return coverage(terms, body, 0)
 	}
-	return coverage(terms, body, set.Holds(clip(c.Context)))
+	// Only the terms the body lacks are looked for in the context.
+	return coverage(terms, body, set.HoldsOf(clip(c.Context), set.All()&^body))
 }
 
 func clip(s string) string {

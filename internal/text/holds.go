@@ -97,14 +97,20 @@ func (ts *TermSet) All() uint64 {
 
 // Holds returns a mask with bit i set when terms[i] is one of Tokens(s).
 // A TermSet is not for concurrent use: Holds reuses a buffer.
-func (ts *TermSet) Holds(s string) uint64 {
-	if len(ts.terms) == 0 || s == "" {
+func (ts *TermSet) Holds(s string) uint64 { return ts.HoldsOf(s, ts.All()) }
+
+// HoldsOf is Holds for the terms in want: the result's bits in want are
+// Holds(s)'s, others may be set or not. It stops once all of want are
+// found, and looks for no other term.
+func (ts *TermSet) HoldsOf(s string, want uint64) uint64 {
+	want &= ts.All()
+	if len(ts.terms) == 0 || s == "" || want == 0 {
 		return 0
 	}
 	if ts.exact {
 		return ts.mark(0, s)
 	}
-	all := ts.All()
+	all := want
 	// view is s with plain ASCII pieces lowercased and everything else a
 	// space, so a probe's offset in it is the piece's offset in s. One
 	// pass maps each byte by a table; a piece holding another script or an
@@ -132,13 +138,13 @@ func (ts *TermSet) Holds(s string) uint64 {
 		for j := a; j < b; j++ {
 			view[j] = ' '
 		}
-		if found = ts.mark(found, s[a:b]); found == all {
+		if found = ts.mark(found, s[a:b]); found&all == all {
 			return found
 		}
 		i = b
 	}
 	for i, p := range ts.probes {
-		for from := 0; found&(1<<i) == 0; {
+		for from := 0; want&(1<<i) != 0 && found&(1<<i) == 0; {
 			at := bytes.Index(view[from:], p)
 			if at < 0 {
 				break
@@ -158,7 +164,7 @@ func (ts *TermSet) Holds(s string) uint64 {
 			} else {
 				b += at
 			}
-			if found = ts.mark(found, s[a:b]); found == all {
+			if found = ts.mark(found, s[a:b]); found&all == all {
 				return found
 			}
 			from = b

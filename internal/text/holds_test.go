@@ -67,9 +67,15 @@ func FuzzTermSetHolds(f *testing.F) {
 		if len(terms) > 12 {
 			terms = terms[:12]
 		}
-		got, want := NewTermSet(terms).Holds(s), holdsByTokens(terms, s)
+		ts := NewTermSet(terms)
+		got, want := ts.Holds(s), holdsByTokens(terms, s)
 		if got != want {
 			t.Fatalf("Holds(%q) over %q = %b, Tokens give %b", s, terms, got, want)
+		}
+		// HoldsOf answers for the terms asked, here every other one.
+		of := ts.All() & 0x5555555555555555
+		if got := ts.HoldsOf(s, of); got&of != want&of {
+			t.Fatalf("HoldsOf(%q, %b) over %q = %b, Tokens give %b", s, of, terms, got, want)
 		}
 	})
 }
