@@ -71,21 +71,9 @@ func maintainedCopy(b *testing.B, dir, prefix string, now time.Time) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if old, _ := filepath.Glob(filepath.Join(cache, prefix+"v*")); len(old) > 0 {
-		for _, o := range old {
-			if o != out {
-				os.RemoveAll(o)
-			}
-		}
-	}
-	raw, err := os.ReadFile(filepath.Join(out, "maintained.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	removeOlderStores(cache, prefix, out)
 	var rep engine.MaintainReport
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		b.Fatal(err)
-	}
+	readStoreJSON(b, filepath.Join(out, "maintained.json"), &rep)
 	b.Logf("maintained copy %s: %d promoted, %d merged, %d episodes capped, in %s",
 		out, rep.Promoted, rep.Merged, rep.Capped, rep.Took.Round(time.Second))
 	return out

@@ -298,22 +298,9 @@ func ensureRecallStore(b *testing.B, base searchStore, label string, m int) reca
 	if err != nil {
 		b.Fatal(err)
 	}
-	// An older store of the same sizes is never read again.
-	if old, _ := filepath.Glob(filepath.Join(cache, prefix+"v*")); len(old) > 0 {
-		for _, o := range old {
-			if o != dir {
-				os.RemoveAll(o)
-			}
-		}
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "store.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	removeOlderStores(cache, prefix, dir)
 	var st recallStore
-	if err := json.Unmarshal(raw, &st); err != nil {
-		b.Fatal(err)
-	}
+	readStoreJSON(b, filepath.Join(dir, "store.json"), &st)
 	st.dir = dir
 	b.Logf("store %s: %d parts, %d statements written (%v) in %s after a copy of %s; rows %v; db %.1f MB",
 		dir, st.Parts, st.Statements, st.Actions, st.Write.Round(time.Second), st.Copy.Round(time.Second), st.Rows, float64(st.DBBytes)/1e6)

@@ -250,28 +250,38 @@ func ensureSearchStore(b *testing.B, label string, n int) searchStore {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// A store of the same size for an older version is never read again;
-	// at 1M parts it holds 2 GB.
-	if old, _ := filepath.Glob(filepath.Join(cache, "search-store-"+label+"-v*")); len(old) > 0 {
-		for _, o := range old {
-			if o != dir {
-				os.RemoveAll(o)
-			}
-		}
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "store.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	removeOlderStores(cache, "search-store-"+label+"-", dir)
 	var st searchStore
-	if err := json.Unmarshal(raw, &st); err != nil {
-		b.Fatal(err)
-	}
+	readStoreJSON(b, filepath.Join(dir, "store.json"), &st)
 	st.dir = dir
 	b.Logf("store %s: %d parts, %d sessions, %d turns; %.0f MB of JSONL generated in %s, imported in %s; db %.1f MB, fts %.1f MB",
 		dir, st.Parts, st.Sessions, st.Turns, float64(st.JSONLBytes)/1e6, st.Generate.Round(time.Second), st.Import.Round(time.Second),
 		float64(st.DBBytes)/1e6, float64(st.FTSBytes)/1e6)
 	return st
+}
+
+// removeOlderStores deletes the cached stores named prefix followed by a
+// version, but keep: a store of an older version is never read again, and
+// at 1M parts one holds 2 GB.
+func removeOlderStores(cache, prefix, keep string) {
+	old, _ := filepath.Glob(filepath.Join(cache, prefix+"v*"))
+	for _, o := range old {
+		if o != keep {
+			os.RemoveAll(o)
+		}
+	}
+}
+
+// readStoreJSON reads a description kept beside a cached store.
+func readStoreJSON(b *testing.B, path string, v any) {
+	b.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		b.Fatalf("%s: %v", path, err)
+	}
 }
 
 // adoptOlderSchema renames a cached store of the same version that was

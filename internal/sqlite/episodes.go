@@ -234,24 +234,11 @@ func (db *DB) PinEpisode(ctx context.Context, acct memory.AccountID, id int64, p
 func (db *DB) CapEpisodes(ctx context.Context, acct memory.AccountID, max int) (int, error) {
 	n := 0
 	err := db.Update(ctx, func(tx *Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM (
+		ids, err := queryIDs(ctx, tx, `SELECT id FROM (
 				SELECT id, ROW_NUMBER() OVER (PARTITION BY project ORDER BY at DESC, id DESC) AS rn
 				FROM episodes WHERE account_id = ? AND expired_at = 0 AND pinned = 0
 			) WHERE rn > ? ORDER BY id`, int64(acct), max)
-		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil || len(ids) == 0 {
+		if err != nil || len(ids) == 0 {
 			return err
 		}
 		// The index holds active episodes only (migration 0021).

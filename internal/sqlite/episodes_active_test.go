@@ -16,18 +16,9 @@ import (
 func indexedEpisodes(t *testing.T, db *DB) (indexed, active []int64, counted int64) {
 	t.Helper()
 	ids := func(q string) []int64 {
-		rows, err := db.read.Query(q)
+		out, err := queryIDs(context.Background(), db.read, q)
 		if err != nil {
 			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, id)
 		}
 		return out
 	}

@@ -13,7 +13,7 @@ import (
 // ended between oldest and idleBefore, with no finished job or one for an
 // older state of the session, not failed for good, and not claimed.
 func (db *DB) EligibleSessions(ctx context.Context, acct memory.AccountID, version string, idleBefore, oldest, now time.Time, limit int) ([]int64, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT s.id FROM sessions s
+	ids, err := queryIDs(ctx, db.read, `SELECT s.id FROM sessions s
 		LEFT JOIN jobs j ON j.account_id = s.account_id AND j.session_id = s.id AND j.version = ?
 		LEFT JOIN extractions x ON x.account_id = s.account_id AND x.session_id = s.id AND x.version = ?
 		WHERE s.account_id = ? AND s.ended_at > 0 AND s.ended_at <= ? AND s.ended_at >= ?
@@ -25,16 +25,7 @@ func (db *DB) EligibleSessions(ctx context.Context, acct memory.AccountID, versi
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "find sessions to extract", err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }
 
 // ClaimJob takes a session's phase-1 job for owner until until, unless

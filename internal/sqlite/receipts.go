@@ -137,7 +137,7 @@ func (db *DB) LinkReceipts(ctx context.Context, acct memory.AccountID, provider 
 // HoldBackCandidates finds model-written statements that rode at least
 // min refused turns since since, and no turn that got a normal answer.
 func (db *DB) HoldBackCandidates(ctx context.Context, acct memory.AccountID, since time.Time, min int) ([]int64, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT ri.statement_id FROM receipt_items ri
+	ids, err := queryIDs(ctx, db.read, `SELECT ri.statement_id FROM receipt_items ri
 		JOIN receipts r ON r.id = ri.receipt_id AND r.account_id = ri.account_id
 		JOIN turns t ON t.id = r.turn_id AND t.account_id = ri.account_id
 		JOIN statements s ON s.id = ri.statement_id
@@ -149,16 +149,7 @@ func (db *DB) HoldBackCandidates(ctx context.Context, acct memory.AccountID, sin
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "find facts to hold back", err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }
 
 // MarkEpisodesUsed records that cited episodes were used.

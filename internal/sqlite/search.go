@@ -102,7 +102,7 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	// With no session or time filter every hit is kept (the match holds
 	// the account's place token), so a read needs no more than it returns.
 	deep := limit
-	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
+	if filtersHits(q) {
 		deep = limit*4 + 40
 	}
 	var out []memory.Match
@@ -194,7 +194,7 @@ func (db *DB) readParts(ctx context.Context, acct memory.AccountID, q memory.Sea
 	// Only the rows kept are read whole, with their sessions and turns.
 	// The match holds the account's place token (or the store has one
 	// account), so only a session or time filter can drop a hit.
-	if q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero() {
+	if filtersHits(q) {
 		sb.WriteString(`SELECT hits.id, hits.score FROM hits JOIN parts p ON p.id = hits.id WHERE true`)
 		sessionAndTime(&sb, &args, q, "p.session_id", "p.created_at")
 	} else {
@@ -316,10 +316,8 @@ func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
 		}
 		texts[k] = t
 	}
-	var b strings.Builder
 	for i := range cs {
-		b.Reset()
-		b.Grow(2 * win * (contextChars + 1))
+		var b strings.Builder
 		for d := -win; d <= win; d++ {
 			if t, ok := texts[key{cs[i].SessionID, cs[i].PartSeq + d}]; ok && d != 0 {
 				b.WriteString(t)
@@ -329,6 +327,12 @@ func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
 		cs[i].Context = b.String()
 	}
 	return rows.Err()
+}
+
+// filtersHits reports whether a search leaves out a session or a time
+// range: rows the index matched that the read must then drop.
+func filtersHits(q memory.SearchQuery) bool {
+	return q.ExcludeSession != 0 || !q.Since.IsZero() || !q.Until.IsZero()
 }
 
 // sessionAndTime narrows a layer's rows to the query's time window and

@@ -41,6 +41,24 @@ type querier interface {
 	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 }
 
+// queryIDs runs a query whose rows are one integer each.
+func queryIDs(ctx context.Context, db querier, q string, args ...any) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // cached runs a transaction's queries through its prepared-statement cache.
 type cached struct{ tx *Tx }
 

@@ -154,20 +154,10 @@ type writtenPart struct {
 
 // dropParts removes a turn's parts and their index entries.
 func dropParts(ctx context.Context, tx *Tx, ix *indexer, turnID int64) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM parts WHERE turn_id = ?`, turnID)
+	ids, err := queryIDs(ctx, tx, `SELECT id FROM parts WHERE turn_id = ?`, turnID)
 	if err != nil {
 		return err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	for _, id := range ids {
 		if err := ix.remove(ctx, id); err != nil {
 			return err

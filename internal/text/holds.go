@@ -110,7 +110,6 @@ func (ts *TermSet) HoldsOf(s string, want uint64) uint64 {
 	if ts.exact {
 		return ts.mark(0, s)
 	}
-	all := want
 	// view is s with plain ASCII pieces lowercased and everything else a
 	// space, so a probe's offset in it is the piece's offset in s. One
 	// pass maps each byte by a table; a piece holding another script or an
@@ -128,17 +127,11 @@ func (ts *TermSet) HoldsOf(s string, want uint64) uint64 {
 		if view[i] != 0 {
 			continue
 		}
-		a := bytes.LastIndexByte(view[:i], ' ') + 1
-		b := bytes.IndexByte(view[i:], ' ')
-		if b < 0 {
-			b = len(view)
-		} else {
-			b += i
-		}
+		a, b := pieceAround(view, i)
 		for j := a; j < b; j++ {
 			view[j] = ' '
 		}
-		if found = ts.mark(found, s[a:b]); found&all == all {
+		if found = ts.mark(found, s[a:b]); found&want == want {
 			return found
 		}
 		i = b
@@ -157,14 +150,8 @@ func (ts *TermSet) HoldsOf(s string, want uint64) uint64 {
 				from = at + 1
 				continue
 			}
-			a := bytes.LastIndexByte(view[:at], ' ') + 1
-			b := bytes.IndexByte(view[at:], ' ')
-			if b < 0 {
-				b = len(view)
-			} else {
-				b += at
-			}
-			if found = ts.mark(found, s[a:b]); found&all == all {
+			a, b := pieceAround(view, at)
+			if found = ts.mark(found, s[a:b]); found&want == want {
 				return found
 			}
 			from = b
@@ -174,6 +161,16 @@ func (ts *TermSet) HoldsOf(s string, want uint64) uint64 {
 }
 
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// pieceAround is the piece of view holding offset i: the bytes between
+// the spaces around it.
+func pieceAround(view []byte, i int) (a, b int) {
+	a = bytes.LastIndexByte(view[:i], ' ') + 1
+	if b = bytes.IndexByte(view[i:], ' '); b < 0 {
+		return a, len(view)
+	}
+	return a, b + i
+}
 
 // mark adds to found the terms among the tokens of s. Its tokenizer is
 // kept, so marking allocates nothing once its buffers have grown.
