@@ -1,9 +1,17 @@
+//go:debug updatemaxprocs=0
+//go:debug decoratemappings=0
+
 // Command cairn-hook is the small program the clients run for each hook.
 // It hands the call to cairn's resident process over a Unix socket and
 // prints its answer; with no resident process it runs `cairn hook` itself,
 // which answers and starts one. It links only the standard library and
 // cairn's wire package, so it starts in a few milliseconds where the full
 // binary's package initialization alone takes tens.
+//
+// Its runtime skips what a one-shot process does not need: watching the
+// cgroup's CPU limit for changes, and naming each memory mapping. Each
+// costs system calls, and a system call or page fault costs microseconds
+// on the virtual machines hooks often run on.
 package main
 
 import (

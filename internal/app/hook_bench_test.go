@@ -252,6 +252,16 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 		b.ReportMetric(ms(percentile(beforeLat, 95)), "before-p95-ms")
 		b.ReportMetric(float64(cp50)/float64(max(bp50, 1)), "cold/before-p50")
 	}
+	// The resident process's own time for its answers (warm-up pass
+	// included): the part of a hook that is not the client's process.
+	var status struct {
+		P50 float64 `json:"answer_p50_ms"`
+		P95 float64 `json:"answer_p95_ms"`
+	}
+	if out, _ := runAs(bin, home, nil, nil, "daemon", "status", "--json"); json.Unmarshal(out, &status) == nil {
+		b.ReportMetric(status.P50, "resident-answer-p50-ms")
+		b.ReportMetric(status.P95, "resident-answer-p95-ms")
+	}
 	b.Logf("%d parts, statement rows %v; %d runs each at %s, %d of %d warm-up prompts answered with a block",
 		st.Parts, st.Rows, len(hookLat), cwd, blocks, len(reqs))
 }

@@ -96,6 +96,9 @@ func TestResidentProcessServesOnlyWhatMatches(t *testing.T) {
 		time.Sleep(time.Second)
 	}
 	st0 := residentStatus(t, home)
+	if st0.Recent != int(st0.Served) || st0.AnswerP50Ms <= 0 || st0.AnswerP95Ms < st0.AnswerP50Ms {
+		t.Fatalf("the status does not time the answers it served: %+v", st0)
+	}
 	// Another budget in the caller's environment is another configuration:
 	// the process sends the call back and cairn answers it itself.
 	other := hookVia(t, true, home, []string{"CAIRN_RECALL_BUDGET_TOKENS=300"}, "claude-code", "SessionStart", start)

@@ -66,6 +66,9 @@ config file or the store is replaced.`,
 			}
 			fmt.Fprintf(f.IO.Out, "resident process %d on %s since %s: %d hooks served, %d sent back\n",
 				s.PID, s.Socket, s.Started.Format(time.RFC3339), s.Served, s.SentBack)
+			if s.Recent > 0 {
+				fmt.Fprintf(f.IO.Out, "answered the last %d in %.1f ms (p50), %.1f ms (p95)\n", s.Recent, s.AnswerP50Ms, s.AnswerP95Ms)
+			}
 			return nil
 		},
 	}
@@ -99,7 +102,15 @@ type DaemonStatus struct {
 	Served   int64     `json:"served"`
 	SentBack int64     `json:"sent_back"`
 	Idle     string    `json:"idle_exit,omitempty"`
+	// Recent hooks answered, and how long the process took over them
+	// (from the request read to the answer ready): a hook's cost apart
+	// from its client's start and exit.
+	Recent      int     `json:"recent_answers,omitempty"`
+	AnswerP50Ms float64 `json:"answer_p50_ms,omitempty"`
+	AnswerP95Ms float64 `json:"answer_p95_ms,omitempty"`
 }
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func residentSocket(f *Factory) string { return resident.SocketPath(f.Paths().DataDir) }
 
@@ -150,6 +161,7 @@ type daemon struct {
 	sock    string
 
 	served, sentBack atomic.Int64
+	answers          latencyWindow
 	slots            chan struct{}
 	workMu           sync.Mutex
 	workChecked      time.Time
@@ -281,8 +293,10 @@ func (d *daemon) envDiffers(env []string) string {
 func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answer, bool) {
 	switch r.Kind {
 	case resident.Status:
+		n, p50, p95 := d.answers.percentiles()
 		b, _ := json.Marshal(DaemonStatus{Running: true, PID: os.Getpid(), Socket: d.sock, Started: d.started,
-			Served: d.served.Load(), SentBack: d.sentBack.Load(), Idle: d.cfg.Hooks.Idle.String()})
+			Served: d.served.Load(), SentBack: d.sentBack.Load(), Idle: d.cfg.Hooks.Idle.String(),
+			Recent: n, AnswerP50Ms: millis(p50), AnswerP95Ms: millis(p95)})
 		return resident.Answer{Code: resident.Done, Stdout: b}, false
 	case resident.Stop:
 		return resident.Answer{Code: resident.Done}, true
@@ -291,6 +305,7 @@ func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answe
 		d.sentBack.Add(1)
 		return resident.Answer{Code: resident.RunYourself, Message: why}, stop
 	}
+	t0 := time.Now()
 	if why := d.stale(); why != "" {
 		return back(why, true)
 	}
@@ -332,6 +347,7 @@ func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answe
 		out.Reset()
 	}
 	d.workDue(ctx)
+	d.answers.add(time.Since(t0))
 	return resident.Answer{Code: resident.Done, Stdout: out.Bytes()}, false
 }
 
