@@ -160,10 +160,22 @@ func runSearches(b *testing.B, eng *engine.Engine, st searchStore, queries []cor
 	// One untimed pass warms SQLite's page cache and checks that the
 	// place matches the store: a moved cache directory would make every
 	// placed search empty, and fast.
+	// CAIRN_BENCH_DUMP=FILE writes each query's hits there, so two builds
+	// meant to rank alike can be compared with cmp.
+	var dump strings.Builder
 	hits := 0
 	for _, q := range queries {
 		res, _ := search(q)
 		hits += len(res.Hits)
+		fmt.Fprintf(&dump, "%s %q\n", q.Kind, q.Text)
+		for _, h := range res.Hits {
+			fmt.Fprintf(&dump, "  %s %d %.12g\n", h.Layer, h.ID, h.Score)
+		}
+	}
+	if p := os.Getenv("CAIRN_BENCH_DUMP"); p != "" {
+		if err := os.WriteFile(p, []byte(dump.String()), 0o600); err != nil {
+			b.Fatal(err)
+		}
 	}
 	if hits == 0 {
 		b.Fatalf("no query found anything at %s; rebuild the store (delete %s)", base.Cwd, st.dir)

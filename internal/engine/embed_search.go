@@ -30,15 +30,16 @@ const (
 // reciprocal rank when it is on. A semantic leg that fails (endpoint down,
 // slow past embeddings.query_timeout) leaves the search lexical: a search
 // never fails for it, and the result says so.
-func (e *Engine) fuse(ctx context.Context, req SearchRequest, res SearchResult, terms []rank.Term, found map[memory.Layer][]memory.Match, depth int) ([]rank.Scored, string) {
-	if e.semantic == nil || req.Lexical {
-		return rank.Fuse(e.weights(), terms, found), SemanticOff
+func (e *Engine) fuse(ctx context.Context, req SearchRequest, res SearchResult, terms []rank.Term, found map[memory.Layer][]memory.Match, depth int) ([]rank.Scored, string, error) {
+	if e.lexicalOnly(req) {
+		hits, err := e.fuseLexical(ctx, req, terms, found)
+		return hits, SemanticOff, err
 	}
 	q := memory.SearchQuery{Place: res.Place, Rung: res.Rung, ExcludeSession: req.ExcludeSession,
 		Since: req.Since, Until: req.Until, Limit: depth}
 	similar, err := e.semanticLeg(ctx, req, q, depth)
 	if err != nil {
-		return rank.Fuse(e.weights(), terms, found), SemanticFailed + err.Error()
+		return rank.Fuse(e.weights(), terms, found), SemanticFailed + err.Error(), nil
 	}
 	legs := make(map[memory.Layer]rank.Legs, len(found))
 	for l, cs := range found {
@@ -50,7 +51,32 @@ func (e *Engine) fuse(ctx context.Context, req SearchRequest, res SearchResult, 
 		legs[l] = lg
 	}
 	c := e.cfg.Embeddings
-	return rank.FuseHybrid(e.weights(), rank.Hybrid{K: c.RRFK, MinSimilarity: c.MinSimilarity}, terms, legs), SemanticFused
+	return rank.FuseHybrid(e.weights(), rank.Hybrid{K: c.RRFK, MinSimilarity: c.MinSimilarity}, terms, legs), SemanticFused, nil
+}
+
+// lexicalOnly reports whether a search fuses its layers without the
+// semantic leg.
+func (e *Engine) lexicalOnly(req SearchRequest) bool { return e.semantic == nil || req.Lexical }
+
+// fuseLexical fuses the layers, reading the raw rows' contexts only for
+// those that can reach the top req.Limit (all of them with no limit).
+func (e *Engine) fuseLexical(ctx context.Context, req SearchRequest, terms []rank.Term, found map[memory.Layer][]memory.Match) ([]rank.Scored, error) {
+	f := rank.Plan(e.weights(), terms, found, req.Limit)
+	if need := f.Need(); len(need) > 0 && req.Limit > 0 {
+		raw := f.Raw()
+		parts := make([]memory.Match, len(need))
+		for j, i := range need {
+			parts[j] = raw[i]
+		}
+		texts, err := e.store.PartContexts(ctx, e.acct, parts)
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range need {
+			raw[i].Context = texts[j]
+		}
+	}
+	return f.Scores(), nil
 }
 
 // semanticLeg embeds the query and finds, in each requested layer that has

@@ -14,6 +14,9 @@ import (
 type SearchStore interface {
 	SearchLayer(ctx context.Context, acct memory.AccountID, layer memory.Layer, q memory.SearchQuery) ([]memory.Match, error)
 	TermStats(ctx context.Context, acct memory.AccountID, layer memory.Layer, terms []string) (memory.TermStats, error)
+	// PartContexts reads parts' contexts (their neighbours' starts) for a
+	// search that asked SearchLayer to skip them.
+	PartContexts(ctx context.Context, acct memory.AccountID, parts []memory.Match) ([]string, error)
 }
 
 // SearchRequest is one search, by a person, an agent or recall.
@@ -94,6 +97,9 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 		q := memory.SearchQuery{
 			Terms: res.Terms, Match: match, MatchAll: all, Together: together, Place: res.Place, Rung: res.Rung,
 			ExcludeSession: req.ExcludeSession, Since: req.Since, Until: req.Until, Limit: depth,
+			// A lexical fusion of a few hits reads the parts' neighbours only
+			// for the rows they can lift into those hits.
+			SkipContext: l == memory.L0 && e.lexicalOnly(req) && req.Limit > 0,
 		}
 		cs, err := e.store.SearchLayer(ctx, e.acct, l, q)
 		if err != nil {
@@ -102,7 +108,10 @@ func (e *Engine) Search(ctx context.Context, req SearchRequest) (SearchResult, e
 
 		found[l] = cs
 	}
-	hits, sem := e.fuse(ctx, req, res, terms, found, depth)
+	hits, sem, err := e.fuse(ctx, req, res, terms, found, depth)
+	if err != nil {
+		return res, err
+	}
 	res.Semantic = sem
 	if req.Limit > 0 && len(hits) > req.Limit {
 		hits = hits[:req.Limit]

@@ -32,6 +32,9 @@ type SearchQuery struct {
 	Untiered     bool // the current session, excluded from automatic recall
 	Since, Until time.Time
 	Limit        int
+	// SkipContext leaves the raw layer's Context empty: the caller reads
+	// it (PartContexts) for the rows whose rank it can change.
+	SkipContext bool
 }
 
 // Match is one row a layer's index matched, with what ranking needs.

@@ -288,20 +288,37 @@ func readParts(ctx context.Context, tx *Tx, q memory.SearchQuery, hits []hit, li
 			out = append(out, c)
 		}
 	}
-	return out, attachContext(ctx, tx, out)
+	if q.SkipContext {
+		return out, nil
+	}
+	texts, err := partContexts(ctx, tx, out)
+	for i := range texts {
+		out[i].Context = texts[i]
+	}
+	return out, err
 }
 
-// attachContext fills each part's Context with the start of its
-// neighbours, the window the index's context column holds.
-func attachContext(ctx context.Context, tx *Tx, cs []memory.Match) error {
-	if len(cs) == 0 {
-		return nil
+// PartContexts returns each part's context, the start of its neighbours:
+// the window the index's context column holds.
+func (db *DB) PartContexts(ctx context.Context, acct memory.AccountID, parts []memory.Match) ([]string, error) {
+	var out []string
+	err := db.view(ctx, acct, func(tx *Tx) error {
+		var err error
+		out, err = partContexts(ctx, tx, parts)
+		return err
+	})
+	return out, wrap("read parts' neighbours", err)
+}
+
+func partContexts(ctx context.Context, tx *Tx, parts []memory.Match) ([]string, error) {
+	if len(parts) == 0 {
+		return nil, nil
 	}
 	win := contextWindow
 	var sb strings.Builder
 	args := []any{contextChars, int64(tx.acct)}
 	sb.WriteString(`SELECT p.session_id, p.seq, substr(p.text, 1, ?) FROM parts p WHERE p.account_id = ? AND (`)
-	for i, c := range cs {
+	for i, c := range parts {
 		if i > 0 {
 			sb.WriteString(" OR ")
 		}
@@ -311,33 +328,19 @@ func attachContext(ctx context.Context, tx *Tx, cs []memory.Match) error {
 	sb.WriteString(`)`)
 	rows, err := tx.query(ctx, sb.String(), args...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
-	type key struct {
-		session int64
-		seq     int
-	}
-	texts := map[key]string{}
+	nb := memory.Neighbours{}
 	for rows.Next() {
-		var k key
+		var k memory.NeighbourKey
 		var t string
-		if err := rows.Scan(&k.session, &k.seq, &t); err != nil {
-			return err
+		if err := rows.Scan(&k.Session, &k.Seq, &t); err != nil {
+			return nil, err
 		}
-		texts[k] = t
+		nb[k] = t
 	}
-	for i := range cs {
-		var b strings.Builder
-		for d := -win; d <= win; d++ {
-			if t, ok := texts[key{cs[i].SessionID, cs[i].PartSeq + d}]; ok && d != 0 {
-				b.WriteString(t)
-				b.WriteByte('\n')
-			}
-		}
-		cs[i].Context = b.String()
-	}
-	return rows.Err()
+	return nb.Contexts(parts, win), rows.Err()
 }
 
 // TermStats estimates, over the account's newest documents of the raw

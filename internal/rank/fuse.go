@@ -172,31 +172,28 @@ func clip(s string) string {
 // and merges the layers into one list, best first. Matches must come
 // from distinct rows.
 func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Match) []Scored {
-	var out []Scored
-	set := termSet(terms)
-	for _, l := range memory.Layers {
-		cs := layers[l]
-		Order(cs)
-		weight := w.Layer[l]
-		i := 0
-		for _, c := range cs {
-			lex := matchCoverage(terms, set, c)
-			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned {
-				continue
-			}
-			rs := RankScore(i)
-			conf := c.Confidence
-			if conf <= 0 {
-				conf = 1
-			}
-			score := weight * (rs*w.RankShare + lex*w.LexicalShare) * conf
-			if c.Pinned {
-				score += w.PinBoost
-			}
-			i++
-			out = append(out, Scored{Match: c, Score: score, RankScore: rs, Lexical: lex, Weight: weight, LayerRank: i})
-		}
+	return Plan(w, terms, layers, 0).Scores()
+}
+
+// score is the seed's formula for a row of layer l at 0-based position pos
+// of that layer with lexical score lex.
+func (w Weights) score(l memory.Layer, c memory.Match, pos int, lex float64) Scored {
+	weight := w.Layer[l]
+	rs := RankScore(pos)
+	conf := c.Confidence
+	if conf <= 0 {
+		conf = 1
 	}
+	score := weight * (rs*w.RankShare + lex*w.LexicalShare) * conf
+	if c.Pinned {
+		score += w.PinBoost
+	}
+	return Scored{Match: c, Score: score, RankScore: rs, Lexical: lex, Weight: weight, LayerRank: pos + 1}
+}
+
+// sortScored puts the best first; equal scores go by layer, then the
+// newer row, then the higher id, so the order never varies between runs.
+func sortScored(out []Scored) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Score != b.Score {
@@ -210,7 +207,6 @@ func Fuse(w Weights, terms []Term, layers map[memory.Layer][]memory.Match) []Sco
 		}
 		return a.ID > b.ID
 	})
-	return out
 }
 
 func layerOrder(l memory.Layer) int {

@@ -43,7 +43,6 @@ func FuseHybrid(w Weights, h Hybrid, terms []Term, layers map[memory.Layer]Legs)
 		legs := layers[l]
 		Order(legs.Lexical)
 		merged, sim := ReciprocalRank(h.K, legs.Lexical, legs.Semantic)
-		weight := w.Layer[l]
 		i := 0
 		for _, c := range merged {
 			lex := matchCoverage(terms, set, c)
@@ -51,32 +50,13 @@ func FuseHybrid(w Weights, h Hybrid, terms []Term, layers map[memory.Layer]Legs)
 			if l != memory.L0 && lex < w.DerivedFloor && !c.Pinned && !(similar && s >= h.MinSimilarity) {
 				continue
 			}
-			rs := RankScore(i)
-			conf := c.Confidence
-			if conf <= 0 {
-				conf = 1
-			}
-			score := weight * (rs*w.RankShare + lex*w.LexicalShare) * conf
-			if c.Pinned {
-				score += w.PinBoost
-			}
+			sc := w.score(l, c, i, lex)
+			sc.Similarity = s
 			i++
-			out = append(out, Scored{Match: c, Score: score, RankScore: rs, Lexical: lex, Weight: weight, LayerRank: i, Similarity: s})
+			out = append(out, sc)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if a.Layer != b.Layer {
-			return layerOrder(a.Layer) < layerOrder(b.Layer)
-		}
-		if !a.Time.Equal(b.Time) {
-			return a.Time.After(b.Time)
-		}
-		return a.ID > b.ID
-	})
+	sortScored(out)
 	return out
 }
 

@@ -121,9 +121,12 @@ func (db *DB) searchParts(ctx context.Context, acct memory.AccountID, q memory.S
 	if err != nil {
 		return nil, err
 	}
-	// Neighbours are read once, for the rows kept.
-	if err := db.attachContext(ctx, out); err != nil {
-		return nil, memory.Wrap(memory.CodeInternal, "search parts", err)
+	// Neighbours are read once, for the rows kept, unless the caller reads
+	// them for the rows it needs.
+	if !q.SkipContext {
+		if err := db.attachContext(ctx, out); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -281,17 +284,27 @@ func placeMatchFor(acct memory.AccountID, p memory.Place, r memory.Rung) string 
 	return tok(placeToken(acct, memory.RungWorktree, k))
 }
 
-// attachContext fills each candidate part's Context with the start of its
-// neighbours, the same window the index's context column holds.
+// attachContext fills each candidate part's Context (see PartContexts).
 func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
-	if len(cs) == 0 {
-		return nil
+	texts, err := db.PartContexts(ctx, 0, cs)
+	for i := range texts {
+		cs[i].Context = texts[i]
+	}
+	return err
+}
+
+// PartContexts returns each part's context, the start of its neighbours:
+// the same window the index's context column holds. A part is known by
+// its ID, SessionID and PartSeq, as a search gives them.
+func (db *DB) PartContexts(ctx context.Context, _ memory.AccountID, parts []memory.Match) ([]string, error) {
+	if len(parts) == 0 {
+		return nil, nil
 	}
 	win := contextWindow
 	var sb strings.Builder
 	args := []any{contextChars}
 	sb.WriteString(`SELECT p.session_id, p.seq, substr(p.text, 1, ?) FROM parts p WHERE `)
-	for i, c := range cs {
+	for i, c := range parts {
 		if i > 0 {
 			sb.WriteString(" OR ")
 		}
@@ -300,33 +313,22 @@ func (db *DB) attachContext(ctx context.Context, cs []memory.Match) error {
 	}
 	rows, err := db.read.QueryContext(ctx, sb.String(), args...)
 	if err != nil {
-		return err
+		return nil, memory.Wrap(memory.CodeInternal, "read parts' neighbours", err)
 	}
 	defer rows.Close()
-	type key struct {
-		session int64
-		seq     int
-	}
-	texts := map[key]string{}
+	nb := memory.Neighbours{}
 	for rows.Next() {
-		var k key
+		var k memory.NeighbourKey
 		var t string
-		if err := rows.Scan(&k.session, &k.seq, &t); err != nil {
-			return err
+		if err := rows.Scan(&k.Session, &k.Seq, &t); err != nil {
+			return nil, memory.Wrap(memory.CodeInternal, "read parts' neighbours", err)
 		}
-		texts[k] = t
+		nb[k] = t
 	}
-	for i := range cs {
-		var b strings.Builder
-		for d := -win; d <= win; d++ {
-			if t, ok := texts[key{cs[i].SessionID, cs[i].PartSeq + d}]; ok && d != 0 {
-				b.WriteString(t)
-				b.WriteByte('\n')
-			}
-		}
-		cs[i].Context = b.String()
+	if err := rows.Err(); err != nil {
+		return nil, memory.Wrap(memory.CodeInternal, "read parts' neighbours", err)
 	}
-	return rows.Err()
+	return nb.Contexts(parts, win), nil
 }
 
 // filtersHits reports whether a search leaves out a session or a time

@@ -136,7 +136,21 @@ func testSearch(t *testing.T, open Open) {
 		if reply == nil || !contains(reply.Context, "which database") || contains(reply.Context, "PostgreSQL") {
 			t.Fatalf("the reply carries its neighbours as context: %+v", hits)
 		}
-		q := memory.SearchQuery{Terms: terms("database"), Place: wtA, ExcludeSession: s1, Limit: 10}
+		// Skipped, the contexts are read apart, for any of the rows, alike.
+		q := memory.SearchQuery{Terms: terms("database"), Place: wtA, Limit: 10, SkipContext: true}
+		bare := must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L0, q))(t)
+		if !slices.Equal(texts(bare), got) {
+			t.Fatalf("skipping the context changed the hits: %v, want %v", texts(bare), got)
+		}
+		slices.Reverse(bare)
+		read := must(e.Store.PartContexts(e.ctx, memory.LocalAccount, bare))(t)
+		for i, h := range bare {
+			want := hits[len(hits)-1-i].Context
+			if h.Context != "" || read[i] != want {
+				t.Fatalf("part %q: skipped context %q, read %q, want %q", h.Text, h.Context, read[i], want)
+			}
+		}
+		q = memory.SearchQuery{Terms: terms("database"), Place: wtA, ExcludeSession: s1, Limit: 10}
 		if got := texts(must(e.Store.SearchLayer(e.ctx, memory.LocalAccount, memory.L0, q))(t)); !slices.Equal(got, []string{"the database migration ran"}) {
 			t.Fatalf("excluding session one: %v", got)
 		}
