@@ -11,7 +11,7 @@ import (
 // costs inside it, apart from the client's own start and exit.
 type latencyWindow struct {
 	mu   sync.Mutex
-	ring [512]time.Duration
+	ring [256]time.Duration
 	n    int // answers recorded in all
 }
 

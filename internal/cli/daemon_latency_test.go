@@ -36,7 +36,7 @@ func TestLatencyWindow(t *testing.T) {
 		w.add(time.Duration(i+1) * time.Microsecond)
 	}
 	n, p50, p95 := w.percentiles()
-	if n != len(w.ring) || p50 != 256*time.Microsecond || p95 != 487*time.Microsecond {
+	if n != len(w.ring) || p50 != 128*time.Microsecond || p95 != 244*time.Microsecond {
 		t.Fatalf("after wrapping: n %d p50 %s p95 %s", n, p50, p95)
 	}
 }
