@@ -6,7 +6,9 @@
 // prints its answer; with no resident process it runs `cairn hook` itself,
 // which answers and starts one. It links only the standard library and
 // cairn's wire package, so it starts in a few milliseconds where the full
-// binary's package initialization alone takes tens.
+// binary's package initialization alone takes tens. Nor does it link fmt,
+// os/exec or encoding/binary (nor, through them, reflect): their
+// initialization was a tenth of its start.
 //
 // Its runtime skips what a one-shot process does not need: watching the
 // cgroup's CPU limit for changes, and naming each memory mapping. Each
@@ -15,13 +17,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,7 +36,7 @@ const callTimeout = 9 * time.Second
 func main() {
 	args := os.Args[1:]
 	if len(args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: cairn-hook CLIENT EVENT [--session S] [--cwd DIR] [--prompt P]  (installed by `cairn setup`)")
+		os.Stderr.WriteString("usage: cairn-hook CLIENT EVENT [--session S] [--cwd DIR] [--prompt P]  (installed by `cairn setup`)\n")
 		os.Exit(2)
 	}
 	dataDir := paths.Resolve("", os.Getenv).DataDir
@@ -65,7 +65,7 @@ func viaResident(conn *resident.Conn, args []string, dataDir string) int {
 	payload, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		conn.Close()
-		logf(dataDir, "hook %v: read the client's payload: %v", args, err)
+		logLine(dataDir, args, "read the client's payload: "+err.Error())
 		return 0
 	}
 	if len(payload) > resident.MaxMessage/2 {
@@ -78,19 +78,19 @@ func viaResident(conn *resident.Conn, args []string, dataDir string) int {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// The client is about to give up on this hook: asking again would
 		// only make it wait longer.
-		logf(dataDir, "hook %v: the resident process did not answer in %s", args, callTimeout)
+		logLine(dataDir, args, "the resident process did not answer in "+callTimeout.String())
 		return 0
 	case err != nil:
 		// It went away mid-call (replaced, or stopped): answer here.
 		runCairn(args, payload, dataDir)
 	case a.Code == resident.Done:
 		if _, err := os.Stdout.Write(a.Stdout); err != nil {
-			logf(dataDir, "hook %v: write the answer: %v", args, err)
+			logLine(dataDir, args, "write the answer: "+err.Error())
 		}
 	case a.Code == resident.RunYourself:
 		runCairn(args, payload, dataDir)
 	default:
-		logf(dataDir, "hook %v: resident process: %s", args, a.Message)
+		logLine(dataDir, args, "resident process: "+a.Message)
 	}
 	return 0
 }
@@ -104,11 +104,23 @@ func cairnPath() string {
 			return p
 		}
 	}
-	if p, err := exec.LookPath("cairn"); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs
+	return lookPath("cairn", os.Getenv("PATH"))
+}
+
+// lookPath finds an executable file named name in the directories of
+// path, as a shell would; "" when none holds one.
+func lookPath(name, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
 		}
-		return p
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
+			return p
+		}
 	}
 	return ""
 }
@@ -119,29 +131,55 @@ func cairnPath() string {
 func runCairn(args []string, payload []byte, dataDir string) {
 	exe := cairnPath()
 	if exe == "" {
-		logf(dataDir, "hook %v: no cairn binary beside cairn-hook or on PATH", args)
+		logLine(dataDir, args, "no cairn binary beside cairn-hook or on PATH")
 		os.Exit(0)
 	}
 	argv := append([]string{exe, "hook"}, args...)
 	if payload == nil {
 		err := syscall.Exec(exe, argv, os.Environ())
-		logf(dataDir, "hook %v: run %s: %v", args, exe, err)
+		logLine(dataDir, args, "run "+exe+": "+err.Error())
 		os.Exit(0)
 	}
-	cmd := exec.Command(exe, argv[1:]...)
-	// The resident process sent this call back: cairn is not to ask it
-	// again.
-	cmd.Env = append(os.Environ(), "CAIRN_HOOK_HERE=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(payload), os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		logf(dataDir, "hook %v: run %s: %v", args, exe, err)
+	if err := runWith(exe, argv, payload); err != nil {
+		logLine(dataDir, args, "run "+exe+": "+err.Error())
 	}
 	os.Exit(0)
 }
 
-// logf leaves a line in the hooks' log, as cairn does for a hook's
+// runWith runs exe as a child reading payload on its standard input and
+// writing to this process's output, and waits for it. The resident
+// process sent this call back: the child is told not to ask it again.
+func runWith(exe string, argv []string, payload []byte) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	p, err := os.StartProcess(exe, argv, &os.ProcAttr{
+		Env:   append(os.Environ(), "CAIRN_HOOK_HERE=1"),
+		Files: []*os.File{r, os.Stdout, os.Stderr},
+	})
+	r.Close()
+	if err != nil {
+		w.Close()
+		return err
+	}
+	// A child that stops reading early (it failed) closes the pipe: the
+	// write's error is the child's to report, in its exit status.
+	_, _ = w.Write(payload)
+	w.Close()
+	st, err := p.Wait()
+	if err != nil {
+		return err
+	}
+	if !st.Success() {
+		return errors.New(st.String())
+	}
+	return nil
+}
+
+// logLine leaves a line in the hooks' log, as cairn does for a hook's
 // internal error; the client and the model see nothing.
-func logf(dataDir, format string, a ...any) {
+func logLine(dataDir string, args []string, msg string) {
 	dir := filepath.Join(dataDir, "logs")
 	if os.MkdirAll(dir, 0o700) != nil {
 		return
@@ -151,5 +189,5 @@ func logf(dataDir, format string, a ...any) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "%s error: cairn-hook: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+	f.WriteString(time.Now().UTC().Format(time.RFC3339) + " error: cairn-hook: hook [" + strings.Join(args, " ") + "]: " + msg + "\n")
 }

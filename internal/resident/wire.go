@@ -2,10 +2,9 @@ package resident
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
+	"strconv"
 )
 
 // magic opens every request and answer; the digit is the protocol
@@ -81,17 +80,17 @@ func ReadRequest(r io.Reader) (Request, error) {
 	}
 	args, err := unlist(f[4])
 	if err != nil {
-		return Request{}, fmt.Errorf("resident request args: %w", err)
+		return Request{}, wrap("resident request args", err)
 	}
 	env, err := unlist(f[5])
 	if err != nil {
-		return Request{}, fmt.Errorf("resident request env: %w", err)
+		return Request{}, wrap("resident request env", err)
 	}
 	k := Kind(f[0])
 	switch k {
 	case Hook, Status, Stop:
 	default:
-		return Request{}, fmt.Errorf("resident request: unknown kind %q", k)
+		return Request{}, errors.New("resident request: unknown kind " + strconv.Quote(string(k)))
 	}
 	return Request{Kind: k, Exe: string(f[1]), Dir: string(f[2]), Stdin: f[3], Args: args, Env: env}, nil
 }
@@ -118,15 +117,15 @@ func ReadAnswer(r io.Reader) (Answer, error) {
 func writeFrame(w io.Writer, fields [][]byte) error {
 	total := len(magic)
 	for _, f := range fields {
-		total += binary.MaxVarintLen64 + len(f)
+		total += maxVarintLen + len(f)
 	}
 	if total > MaxMessage {
-		return fmt.Errorf("resident message of %d bytes is over the %d-byte limit", total, MaxMessage)
+		return errors.New("resident message of " + itoa(total) + " bytes is over the " + itoa(MaxMessage) + "-byte limit")
 	}
 	buf := make([]byte, 0, total)
 	buf = append(buf, magic...)
 	for _, f := range fields {
-		buf = binary.AppendUvarint(buf, uint64(len(f)))
+		buf = appendUvarint(buf, uint64(len(f)))
 		buf = append(buf, f...)
 	}
 	_, err := w.Write(buf)
@@ -137,7 +136,7 @@ func readFrame(r io.Reader, n int) ([][]byte, error) {
 	br := bufio.NewReader(r)
 	head := make([]byte, len(magic))
 	if _, err := io.ReadFull(br, head); err != nil {
-		return nil, fmt.Errorf("resident message: %w", err)
+		return nil, wrap("resident message", err)
 	}
 	if string(head) != magic {
 		return nil, errors.New("resident message: not cairn's protocol, or another version of it")
@@ -145,16 +144,16 @@ func readFrame(r io.Reader, n int) ([][]byte, error) {
 	out := make([][]byte, n)
 	left := MaxMessage - len(magic)
 	for i := range out {
-		size, err := binary.ReadUvarint(br)
+		size, err := readUvarint(br)
 		if err != nil {
-			return nil, fmt.Errorf("resident message field %d: %w", i, err)
+			return nil, wrap("resident message field "+itoa(i), err)
 		}
 		if size > uint64(left) {
-			return nil, fmt.Errorf("resident message field %d: %d bytes is over the limit", i, size)
+			return nil, errors.New("resident message field " + itoa(i) + ": " + strconv.FormatUint(size, 10) + " bytes is over the limit")
 		}
 		out[i] = make([]byte, size)
 		if _, err := io.ReadFull(br, out[i]); err != nil {
-			return nil, fmt.Errorf("resident message field %d: %w", i, err)
+			return nil, wrap("resident message field "+itoa(i), err)
 		}
 		left -= int(size)
 	}
@@ -165,7 +164,7 @@ func readFrame(r io.Reader, n int) ([][]byte, error) {
 func list(ss []string) []byte {
 	var b []byte
 	for _, s := range ss {
-		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = appendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
 	return b
@@ -174,7 +173,7 @@ func list(ss []string) []byte {
 func unlist(b []byte) ([]string, error) {
 	var out []string
 	for len(b) > 0 {
-		n, k := binary.Uvarint(b)
+		n, k := uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
 			return nil, errors.New("truncated item")
 		}
