@@ -72,6 +72,9 @@ func TestResidentProcessServesOnlyWhatMatches(t *testing.T) {
 	if st.Served != 0 || st.PID == 0 {
 		t.Fatalf("fresh resident process: %+v", st)
 	}
+	if want := 1; os.Getenv("GOMAXPROCS") == "" && st.Procs != want {
+		t.Fatalf("the resident process runs on %d processors, want %d: %+v", st.Procs, want, st)
+	}
 	doctor := cairnCmd(t, home, "doctor")
 	doctor.Env = append(doctor.Env, "CAIRN_HOOKS_RESIDENT=true")
 	if out, err := doctor.Output(); err != nil || !strings.Contains(string(out), "resident process") {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,6 +109,8 @@ type DaemonStatus struct {
 	Recent      int     `json:"recent_answers,omitempty"`
 	AnswerP50Ms float64 `json:"answer_p50_ms,omitempty"`
 	AnswerP95Ms float64 `json:"answer_p95_ms,omitempty"`
+	// Procs is the process's GOMAXPROCS: 1 unless the user set one.
+	Procs int `json:"procs,omitempty"`
 }
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -176,6 +179,15 @@ func (f *Factory) runDaemon(ctx context.Context) error {
 		return memory.Errorf(memory.CodeInvalid, "hooks.resident is off: hooks answer themselves")
 	}
 	f.Hook = true
+	// One processor: a hook's work is one goroutine at a time, and with
+	// more the runtime woke another thread, on another core, for every
+	// short-lived helper goroutine a query starts (modernc's interrupt
+	// watcher, database/sql's): at 1M parts an answer took 3.8 ms p50 on
+	// one against 4.9–5.8 on two (BENCHMARKS.md, hook, tenth pass). A
+	// GOMAXPROCS the user set is kept.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 	p := f.Paths()
 	d := &daemon{f: f, cfg: l.Config, started: time.Now(), slots: make(chan struct{}, 4), sock: resident.SocketPath(p.DataDir)}
 	if d.exe, err = os.Executable(); err != nil {
@@ -296,7 +308,7 @@ func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answe
 		n, p50, p95 := d.answers.percentiles()
 		b, _ := json.Marshal(DaemonStatus{Running: true, PID: os.Getpid(), Socket: d.sock, Started: d.started,
 			Served: d.served.Load(), SentBack: d.sentBack.Load(), Idle: d.cfg.Hooks.Idle.String(),
-			Recent: n, AnswerP50Ms: millis(p50), AnswerP95Ms: millis(p95)})
+			Recent: n, AnswerP50Ms: millis(p50), AnswerP95Ms: millis(p95), Procs: runtime.GOMAXPROCS(0)})
 		return resident.Answer{Code: resident.Done, Stdout: b}, false
 	case resident.Stop:
 		return resident.Answer{Code: resident.Done}, true
