@@ -115,17 +115,25 @@ func Render(lines []Line, o Options) Block {
 		kept[i].Text = oneLine(kept[i].Text)
 	}
 	sort.SliceStable(kept, func(i, j int) bool { return keepBefore(kept[i], kept[j]) })
+	// Lines go from the end of kept (pinned lines first, so unpinned ones
+	// are a suffix): first unpinned ones past the token budget, then any
+	// past the character cap. A block's size only grows with its lines, so
+	// the longest prefix that fits is found by bisection, composing the
+	// block a few times rather than once per line dropped.
+	n := len(kept)
+	if o.BudgetTokens > 0 {
+		pinned := 0
+		for pinned < n && kept[pinned].Pinned {
+			pinned++
+		}
+		n = longestFit(pinned, n, func(k int) bool { return text.EstimateTokens(compose(kept[:k], o)) <= o.BudgetTokens })
+	}
+	n = longestFit(0, n, func(k int) bool { return fits(compose(kept[:k], o), o) })
 	var dropped []Line
-	drop := func() {
-		dropped = append(dropped, kept[len(kept)-1])
-		kept = kept[:len(kept)-1]
+	for i := len(kept) - 1; i >= n; i-- {
+		dropped = append(dropped, kept[i])
 	}
-	for o.BudgetTokens > 0 && len(kept) > 0 && !kept[len(kept)-1].Pinned && text.EstimateTokens(compose(kept, o)) > o.BudgetTokens {
-		drop()
-	}
-	for len(kept) > 0 && !fits(compose(kept, o), o) {
-		drop()
-	}
+	kept = kept[:n]
 	if len(kept) == 0 && o.Kind == Standing && strings.TrimSpace(o.Summary) == "" {
 		return Block{Status: StatusEmpty, Dropped: dropped}
 	}
@@ -142,6 +150,25 @@ func Render(lines []Line, o Options) Block {
 		b.Status = StatusEmpty
 	}
 	return b
+}
+
+// longestFit is the largest k in [lo, hi] for which ok(k) holds, given
+// that ok holds for every k below one for which it holds; lo when it holds
+// for none above lo (as dropping lines one by one would stop at lo).
+func longestFit(lo, hi int, ok func(int) bool) int {
+	if ok(hi) {
+		return hi
+	}
+	// ok(hi) fails; find the largest k < hi that fits, or lo.
+	for lo < hi-1 {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 func keepBefore(a, b Line) bool {
