@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
+	"github.com/cairn-memory/cairn/internal/rank"
 	"github.com/cairn-memory/cairn/internal/recall"
 	"github.com/cairn-memory/cairn/internal/temporal"
 )
@@ -503,18 +504,16 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 	}
 	var l1, l2, l0, l3 int
 	cfg := e.cfg.Recall
+	shown, err := g.shownStatements(ctx, res.Hits, cfg.L1Limit)
+	if err != nil {
+		return err
+	}
 	var slots []memory.Statement
 	for _, h := range res.Hits {
 		switch h.Layer {
 		case memory.L1:
-			if h.Statement == nil || l1 >= cfg.L1Limit {
-				continue
-			}
-			st, err := e.store.Statement(ctx, e.acct, h.ID)
-			if err != nil {
-				return err
-			}
-			if g.seen[statementRef(st)] {
+			st, ok := shown[h.ID]
+			if !ok {
 				continue
 			}
 			g.addStatement(st, h.Score)
@@ -561,6 +560,35 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 		}
 	}
 	return nil
+}
+
+// shownStatements reads, with their evidence and in one batch, the
+// statements a request block takes from hits: the first limit the
+// session has not been shown yet. Read one by one (two queries each, up
+// to 24 a block), they cost a resident hook's answer about 0.6 ms at 1M
+// parts (BENCHMARKS.md, hook, tenth pass).
+func (g *gatherer) shownStatements(ctx context.Context, hits []rank.Scored, limit int) (map[int64]memory.Statement, error) {
+	var ids []int64
+	for _, h := range hits {
+		if len(ids) >= limit {
+			break
+		}
+		if h.Layer == memory.L1 && h.Statement != nil && !g.seen[statementRef(*h.Statement)] {
+			ids = append(ids, h.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	sts, err := g.e.store.Statements(ctx, g.e.acct, memory.StatementFilter{IDs: ids, Evidence: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]memory.Statement, len(sts))
+	for _, st := range sts {
+		out[st.ID] = st
+	}
+	return out, nil
 }
 
 // slotHistory adds, for facts shown, their slot's recent changes and —
