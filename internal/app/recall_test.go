@@ -277,3 +277,34 @@ func TestStandingBlockShowsTheNewestHistory(t *testing.T) {
 		t.Errorf("the current step or the ticket's change is missing:\n%s", st.Block.Text)
 	}
 }
+
+// TestRecallFirstRecallsOncePerSession: RecallFirst, which the hooks use
+// by default, gives a session's first request a block that leaves out what
+// its standing block sent, as Recall does, and gives later requests none.
+func TestRecallFirstRecallsOncePerSession(t *testing.T) {
+	w := newRecallWorld(t, nil)
+	ctx := context.Background()
+	q := "which ticket am I on and what is the commit format?"
+	if _, err := w.eng.Standing(ctx, engine.RecallRequest{Cwd: w.repo, Provider: memory.ProviderCodex, Session: "s1", Start: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := w.recall(t, q, engine.RecallRequest{Provider: memory.ProviderCodex, Session: "s2"})
+	first, already, err := w.eng.RecallFirst(ctx, engine.RecallRequest{Query: q, Cwd: w.repo, Provider: memory.ProviderCodex, Session: "s1"})
+	if err != nil || already {
+		t.Fatalf("first request: already %v, %v", already, err)
+	}
+	if first.Block.Text == "" || strings.Contains(first.Block.Text, "[n1]") {
+		t.Fatalf("the first block is empty or repeats a rule the standing block sent:\n%s", first.Block.Text)
+	}
+	if want.Block.Text == first.Block.Text {
+		t.Fatal("a session with no standing block got the same block: the sent lines were not left out")
+	}
+	again, already, err := w.eng.RecallFirst(ctx, engine.RecallRequest{Query: "and the CI?", Cwd: w.repo, Provider: memory.ProviderCodex, Session: "s1"})
+	if err != nil || !already || again.Block.Text != "" || again.Receipt != nil {
+		t.Fatalf("second request of the session: already %v, block %q, %v", already, again.Block.Text, err)
+	}
+	// A session with no id cannot be told apart: it recalls every time.
+	if _, already, err := w.eng.RecallFirst(ctx, engine.RecallRequest{Query: q, Cwd: w.repo, Provider: memory.ProviderCodex}); err != nil || already {
+		t.Fatalf("no session: already %v, %v", already, err)
+	}
+}

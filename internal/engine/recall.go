@@ -61,16 +61,49 @@ type RecallResult struct {
 // set, where work in this place left off, what changed lately, and the
 // vault summary. It is byte-identical while memory is unchanged.
 func (e *Engine) Standing(ctx context.Context, req RecallRequest) (RecallResult, error) {
-	return e.recall(ctx, req, recall.Standing)
+	return e.recall(ctx, req, recall.Standing, nil)
 }
 
 // Recall builds the block for one request: what matches it, minus what
 // the session's standing block already sent.
 func (e *Engine) Recall(ctx context.Context, req RecallRequest) (RecallResult, error) {
-	return e.recall(ctx, req, recall.Request)
+	return e.recall(ctx, req, recall.Request, nil)
 }
 
-func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind) (RecallResult, error) {
+// RecallFirst is Recall for a client that recalls on a session's first
+// request only: a session that already had a request block gets none and
+// already is true. The session's receipts are read once, for that and for
+// what its standing block already sent (a hook read them twice).
+func (e *Engine) RecallFirst(ctx context.Context, req RecallRequest) (res RecallResult, already bool, err error) {
+	var rs []memory.Receipt
+	if req.Session != "" {
+		if rs, err = e.store.Receipts(ctx, e.acct, req.Provider, req.Session, sentReceipts); err != nil {
+			return res, false, err
+		}
+		for _, r := range rs[:min(len(rs), firstOnlyReceipts)] {
+			if r.Kind == string(recall.Request) {
+				return res, true, nil
+			}
+		}
+	}
+	if rs == nil {
+		rs = []memory.Receipt{}
+	}
+	res, err = e.recall(ctx, req, recall.Request, rs)
+	return res, false, err
+}
+
+// sentReceipts is how many of a session's newest receipts say what it was
+// already sent; firstOnlyReceipts how many of them say whether it had a
+// request block.
+const (
+	sentReceipts      = 50
+	firstOnlyReceipts = 20
+)
+
+// recall builds a block; receipts, when not nil, are the session's newest
+// receipts already read.
+func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind, receipts []memory.Receipt) (RecallResult, error) {
 	var res RecallResult
 	cfg, _, err := e.Effective(ctx)
 	if err != nil {
@@ -112,7 +145,7 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 	if kind == recall.Standing {
 		err = g.standing(ctx, res.Place, sessionID)
 	} else {
-		if err := g.skipSent(ctx, req); err != nil {
+		if err := g.skipSent(ctx, req, receipts); err != nil {
 			return res, err
 		}
 		err = g.request(ctx, req.Query, res.Place, sessionID)
@@ -312,14 +345,17 @@ func (g *gatherer) day(t time.Time) string {
 	return t.In(g.tz).Format("2006-01-02")
 }
 
-// skipSent marks what this session's standing block already sent.
-func (g *gatherer) skipSent(ctx context.Context, req RecallRequest) error {
+// skipSent marks what this session's standing block already sent, from
+// its receipts (read here when rs is nil).
+func (g *gatherer) skipSent(ctx context.Context, req RecallRequest, rs []memory.Receipt) error {
 	if req.Session == "" {
 		return nil
 	}
-	rs, err := g.e.store.Receipts(ctx, g.e.acct, req.Provider, req.Session, 50)
-	if err != nil {
-		return err
+	if rs == nil {
+		var err error
+		if rs, err = g.e.store.Receipts(ctx, g.e.acct, req.Provider, req.Session, sentReceipts); err != nil {
+			return err
+		}
 	}
 	for _, r := range rs {
 		if r.Kind != string(recall.Standing) {

@@ -66,13 +66,21 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 		if strings.TrimSpace(in.Prompt) == "" {
 			return nil
 		}
+		base.Query = in.Prompt
+		if fr, ok := d.Engine.(firstRecaller); ok && !d.EveryPrompt && in.SessionID != "" {
+			res, already, err := fr.RecallFirst(ctx, base)
+			if err != nil || already {
+				return err
+			}
+			d.note(res)
+			return writeContext(out, event, res.Block.Text)
+		}
 		if !d.EveryPrompt && in.SessionID != "" {
 			done, err := recalledBefore(ctx, d.Engine, client, in.SessionID)
 			if err != nil || done {
 				return err
 			}
 		}
-		base.Query = in.Prompt
 		res, err := d.Engine.Recall(ctx, base)
 		if err != nil {
 			return err
@@ -97,6 +105,13 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 		return d.Spawn("import", "--"+string(client)+"="+in.TranscriptPath)
 	}
 	return nil
+}
+
+// firstRecaller is an Engine that tells a session's first request from
+// later ones in the read it recalls with (the local engine; a gateway's
+// client asks apart).
+type firstRecaller interface {
+	RecallFirst(ctx context.Context, req engine.RecallRequest) (engine.RecallResult, bool, error)
 }
 
 // recalledBefore reports whether this session already got a recall block:
