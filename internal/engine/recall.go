@@ -538,7 +538,7 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 	if err != nil {
 		return err
 	}
-	var l1, l2, l0, l3 int
+	var l2, l0, l3 int
 	cfg := e.cfg.Recall
 	shown, err := g.shownStatements(ctx, res.Hits, cfg.L1Limit)
 	if err != nil {
@@ -553,7 +553,6 @@ func (g *gatherer) request(ctx context.Context, q string, p memory.Place, sessio
 				continue
 			}
 			g.addStatement(st, h.Score)
-			l1++
 			if st.Kind == memory.KindFact {
 				slots = append(slots, st)
 			}

@@ -67,22 +67,8 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 			return nil
 		}
 		base.Query = in.Prompt
-		if fr, ok := d.Engine.(firstRecaller); ok && !d.EveryPrompt && in.SessionID != "" {
-			res, already, err := fr.RecallFirst(ctx, base)
-			if err != nil || already {
-				return err
-			}
-			d.note(res)
-			return writeContext(out, event, res.Block.Text)
-		}
-		if !d.EveryPrompt && in.SessionID != "" {
-			done, err := recalledBefore(ctx, d.Engine, client, in.SessionID)
-			if err != nil || done {
-				return err
-			}
-		}
-		res, err := d.Engine.Recall(ctx, base)
-		if err != nil {
+		res, skip, err := recallPrompt(ctx, d.Engine, base, !d.EveryPrompt && in.SessionID != "")
+		if err != nil || skip {
 			return err
 		}
 		d.note(res)
@@ -105,6 +91,21 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 		return d.Spawn("import", "--"+string(client)+"="+in.TranscriptPath)
 	}
 	return nil
+}
+
+// recallPrompt recalls for a prompt. With firstOnly, a session that
+// already had a block gets none (skip).
+func recallPrompt(ctx context.Context, e Engine, req engine.RecallRequest, firstOnly bool) (res engine.RecallResult, skip bool, err error) {
+	if firstOnly {
+		if fr, ok := e.(firstRecaller); ok {
+			return fr.RecallFirst(ctx, req)
+		}
+		if done, err := recalledBefore(ctx, e, req.Provider, req.Session); err != nil || done {
+			return res, true, err
+		}
+	}
+	res, err = e.Recall(ctx, req)
+	return res, false, err
 }
 
 // firstRecaller is an Engine that tells a session's first request from
