@@ -42,9 +42,12 @@ import (
 //
 //	go test -run XXX -bench BenchmarkHook -benchtime 200x ./internal/app
 //
-// CAIRN_BENCH_HOOK_BEFORE=path/to/older/cairn runs that binary's cold hook
-// too, beside this one's, on its own copy of the store, for a before/after
-// comparison under the same load (before-p50-ms, cold/before-p50).
+// CAIRN_BENCH_HOOK_BEFORE=path/to/older/cairn runs that build beside this
+// one, on its own copy of the store, for a before/after comparison under
+// the same load: its resident process (with the cairn-hook beside it)
+// answers a hook after each of this one's, in alternating order
+// (before-hook-p50-ms, hook/before-hook-p50), and its cold hook runs
+// beside this one's (before-p50-ms, cold/before-p50).
 //
 // Target (issue 8): hook p50 ≤ 10 ms at 1M parts and 100k statements.
 func BenchmarkHook(b *testing.B) {
@@ -82,6 +85,14 @@ func BenchmarkHook(b *testing.B) {
 			if before != "" {
 				beforeHome = b.TempDir()
 				if err := copyStore(filepath.Join(st.dir, "cairn.db"), filepath.Join(beforeHome, "cairn.db")); err != nil {
+					b.Fatal(err)
+				}
+				db, err := sqlite.Open(context.Background(), filepath.Join(beforeHome, "cairn.db"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				settleStore(b, db)
+				if err := db.Close(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -162,31 +173,38 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 	// still has sessions due for extraction at today's date and its first
 	// consolidation, which a hook would start in the timed loop (at 1M
 	// parts the round takes about half a minute of one of two cores).
-	t0 := time.Now()
-	if out, _ := runAs(bin, home, nil, nil, "worker", "--once", "--json"); !bytes.Contains(out, []byte(`"maintenance"`)) {
-		b.Fatalf("cairn worker --once did not run a round: %s", out)
-	}
-	b.Logf("ran the due background round in %s", time.Since(t0).Round(time.Millisecond))
-
-	// The resident process, as the first hook would start it.
-	daemon := exec.Command(bin, "daemon", "run")
-	daemon.Env = append(os.Environ(), "CAIRN_HOME="+home, "CAIRN_HOOKS_RESIDENT=true")
-	if err := daemon.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = daemon.Process.Signal(os.Interrupt)
-		_ = daemon.Wait()
-	})
-	for t0 := time.Now(); ; {
-		out, _ := runAs(bin, home, nil, nil, "daemon", "status", "--json")
-		if bytes.Contains(out, []byte(`"running": true`)) {
-			break
+	// Then the resident process, as the first hook would start it.
+	startResident := func(bin, home string) {
+		t0 := time.Now()
+		if out, _ := runAs(bin, home, nil, nil, "worker", "--once", "--json"); !bytes.Contains(out, []byte(`"maintenance"`)) {
+			b.Fatalf("%s worker --once did not run a round: %s", bin, out)
 		}
-		if time.Since(t0) > time.Minute {
-			b.Fatalf("the resident process did not start: %s", out)
+		b.Logf("ran the due background round in %s", time.Since(t0).Round(time.Millisecond))
+		daemon := exec.Command(bin, "daemon", "run")
+		daemon.Env = append(os.Environ(), "CAIRN_HOME="+home, "CAIRN_HOOKS_RESIDENT=true")
+		if err := daemon.Start(); err != nil {
+			b.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		b.Cleanup(func() {
+			_ = daemon.Process.Signal(os.Interrupt)
+			_ = daemon.Wait()
+		})
+		for t0 := time.Now(); ; {
+			out, _ := runAs(bin, home, nil, nil, "daemon", "status", "--json")
+			if bytes.Contains(out, []byte(`"running": true`)) {
+				break
+			}
+			if time.Since(t0) > time.Minute {
+				b.Fatalf("the resident process of %s did not start: %s", bin, out)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	startResident(bin, home)
+	beforeClient := ""
+	if before != "" {
+		startResident(before, beforeHome)
+		beforeClient = filepath.Join(filepath.Dir(before), "cairn-hook")
 	}
 
 	// One untimed pass of each warms the page cache and checks that the
@@ -208,14 +226,17 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 		b.Fatalf("the resident process did not serve the warm-up pass: %s", out)
 	}
 	if before != "" {
-		answered := 0
+		answered, residentAnswered := 0, 0
 		for _, r := range reqs {
 			if out, _ := hookAs(before, beforeHome, cold, r.Text); bytes.Contains(out, []byte(`"additionalContext"`)) {
 				answered++
 			}
+			if out, _ := hookAs(beforeClient, beforeHome, nil, r.Text); bytes.Contains(out, []byte(`"additionalContext"`)) {
+				residentAnswered++
+			}
 		}
-		if answered == 0 {
-			b.Fatalf("the before binary %s printed no block", before)
+		if answered == 0 || residentAnswered != answered {
+			b.Fatalf("the before build %s printed %d cold blocks and %d resident ones", before, answered, residentAnswered)
 		}
 	}
 	n := detachedUnder(home)
@@ -226,7 +247,7 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 		b.Logf("warning: %d detached cairn processes are running on the store (work was due); their load is in the figures", n)
 	}
 
-	var hookLat, coldLat, startLat, clientLat, beforeLat []time.Duration
+	var hookLat, coldLat, startLat, clientLat, beforeLat, beforeHookLat []time.Duration
 	interleaved := os.Getenv("CAIRN_BENCH_HOOK_INTERLEAVED") == "1"
 	coldPass := func(q string) {
 		_, d := hookAs(bin, home, cold, q)
@@ -241,8 +262,17 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 	ops := 0
 	for ; b.Loop(); ops++ {
 		q := reqs[ops%len(reqs)].Text
-		_, d := hookAs(client, home, nil, q)
+		var d time.Duration
+		if before != "" && ops%2 == 1 {
+			_, d = hookAs(beforeClient, beforeHome, nil, q)
+			beforeHookLat = append(beforeHookLat, d)
+		}
+		_, d = hookAs(client, home, nil, q)
 		hookLat = append(hookLat, d)
+		if before != "" && ops%2 == 0 {
+			_, d = hookAs(beforeClient, beforeHome, nil, q)
+			beforeHookLat = append(beforeHookLat, d)
+		}
 		_, d = runAs(client, home, nil, nil)
 		clientLat = append(clientLat, d)
 		if interleaved {
@@ -275,6 +305,10 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 		b.ReportMetric(ms(bp50), "before-p50-ms")
 		b.ReportMetric(ms(percentile(beforeLat, 95)), "before-p95-ms")
 		b.ReportMetric(float64(cp50)/float64(max(bp50, 1)), "cold/before-p50")
+		bh50 := percentile(beforeHookLat, 50)
+		b.ReportMetric(ms(bh50), "before-hook-p50-ms")
+		b.ReportMetric(ms(percentile(beforeHookLat, 95)), "before-hook-p95-ms")
+		b.ReportMetric(float64(hp50)/float64(max(bh50, 1)), "hook/before-hook-p50")
 	}
 	// The part of a hook that is not the client's process (the warm-up
 	// pass's answers too when the loop was shorter than the window).

@@ -75,6 +75,8 @@ func (e *Engine) Recall(ctx context.Context, req RecallRequest) (RecallResult, e
 // already is true. The session's receipts are read once, for that and for
 // what its standing block already sent (a hook read them twice).
 func (e *Engine) RecallFirst(ctx context.Context, req RecallRequest) (res RecallResult, already bool, err error) {
+	ctx, release := e.pinReads(ctx)
+	defer release()
 	var rs []memory.Receipt
 	if req.Session != "" {
 		if rs, err = e.store.Receipts(ctx, e.acct, req.Provider, req.Session, sentReceipts); err != nil {
@@ -104,6 +106,8 @@ const (
 // recall builds a block; receipts, when not nil, are the session's newest
 // receipts already read.
 func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind, receipts []memory.Receipt) (RecallResult, error) {
+	ctx, release := e.pinReads(ctx)
+	defer release()
 	var res RecallResult
 	cfg, _, err := e.Effective(ctx)
 	if err != nil {
@@ -201,6 +205,24 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 	}
 	res.Receipt = &r
 	return res, nil
+}
+
+// ReadPinner is a store that can serve one caller's run of reads from a
+// connection whose cache outlives the process's own writes (SQLite: the
+// writer's). A block is some hundreds of page reads, which otherwise
+// start cold after every receipt the process writes.
+type ReadPinner interface {
+	// PinReads returns ctx marked for the run and its release; a store
+	// that is busy returns ctx as it was. The marked ctx belongs to the
+	// calling goroutine until released.
+	PinReads(ctx context.Context) (context.Context, func())
+}
+
+func (e *Engine) pinReads(ctx context.Context) (context.Context, func()) {
+	if p, ok := e.store.(ReadPinner); ok {
+		return p.PinReads(ctx)
+	}
+	return ctx, func() {}
 }
 
 // receiptWait bounds how long a block waits to record its receipt.

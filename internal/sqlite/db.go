@@ -87,7 +87,8 @@ func openPools(path string, exists bool) (*DB, error) {
 	// WAL is copied back into the store every 4,000 pages (16 MiB) rather
 	// than SQLite's 1,000: a checkpoint syncs twice whatever its size, and
 	// the pages every commit touches are copied once per checkpoint.
-	write, err := sql.Open("sqlite", dsn(path, pragmas+"&_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(4000)&_txlock=immediate"))
+	write, err := sql.Open("sqlite", dsn(path, pragmas+"&_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(4000)&_txlock=immediate"+
+		fmt.Sprintf("&_pragma=cache_size(-%d)", writerCacheKiB)))
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
 	}
@@ -119,7 +120,9 @@ func openPools(path string, exists bool) (*DB, error) {
 		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
 	}
 	read.SetMaxOpenConns(4)
-	return &DB{path: path, write: write, read: newReaders(read), Now: time.Now}, nil
+	db := &DB{path: path, write: write, read: newReaders(read), Now: time.Now}
+	db.read.db = db
+	return db, nil
 }
 
 func dsn(path, params string) string {
@@ -183,8 +186,7 @@ func (db *DB) preparedLocked(ctx context.Context, q string) (*sql.Stmt, error) {
 
 // execWrite runs one statement on the writer outside any transaction.
 func (db *DB) execWrite(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	db.wmu.Lock()
-	defer db.wmu.Unlock()
+	defer db.lockWriter(ctx)()
 	c, err := db.writerLocked(ctx)
 	if err != nil {
 		return nil, err
@@ -263,8 +265,7 @@ func (tx *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 // Update runs fn in one IMMEDIATE write transaction, committing when fn
 // returns nil.
 func (db *DB) Update(ctx context.Context, fn func(*Tx) error) (err error) {
-	db.wmu.Lock()
-	defer db.wmu.Unlock()
+	defer db.lockWriter(ctx)()
 	c, err := db.writerLocked(ctx)
 	if err != nil {
 		return memory.Wrap(memory.CodeInternal, "begin write", err)

@@ -105,12 +105,12 @@ func (db *DB) readVersion(ctx context.Context) (int, error) {
 // Version is the schema version recorded in the store.
 func (db *DB) Version(ctx context.Context) (int, error) {
 	var v int
-	db.wmu.Lock()
+	unlock := db.lockWriter(ctx)
 	c, err := db.writerLocked(ctx)
 	if err == nil {
 		err = c.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
 	}
-	db.wmu.Unlock()
+	unlock()
 	if err != nil {
 		return 0, memory.Wrap(memory.CodeInternal, "read schema version", err)
 	}

@@ -20,6 +20,8 @@ type readers struct {
 	*sql.DB
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt
+	// db routes a pinned context's reads to its writer (warmreads.go).
+	db *DB
 }
 
 func newReaders(db *sql.DB) *readers {
@@ -46,6 +48,11 @@ func (r *readers) stmt(ctx context.Context, q string) *sql.Stmt {
 }
 
 func (r *readers) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if c, st := r.pinnedConn(ctx, q); st != nil {
+		return st.QueryContext(stmtCtx(ctx), args...)
+	} else if c != nil {
+		return c.QueryContext(stmtCtx(ctx), q, args...)
+	}
 	if st := r.stmt(ctx, q); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -53,6 +60,11 @@ func (r *readers) QueryContext(ctx context.Context, q string, args ...any) (*sql
 }
 
 func (r *readers) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if c, st := r.pinnedConn(ctx, q); st != nil {
+		return st.QueryRowContext(stmtCtx(ctx), args...)
+	} else if c != nil {
+		return c.QueryRowContext(stmtCtx(ctx), q, args...)
+	}
 	if st := r.stmt(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

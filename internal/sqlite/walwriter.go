@@ -78,6 +78,10 @@ const shimSize = (int32(unsafe.Sizeof(shimFile{})) + 15) &^ 15
 // asked for and the ones that reached the file.
 var walWrites, walFileWrites atomic.Int64
 
+// fileReads counts, process-wide, the reads SQLite made of the store's
+// files (database and WAL): a page its cache did not hold.
+var fileReads atomic.Int64
+
 var (
 	walOnce    sync.Once
 	walErr     error
@@ -283,6 +287,7 @@ func shimClose(tls *libc.TLS, f uintptr) int32 {
 }
 
 func shimRead(tls *libc.TLS, f uintptr, p uintptr, n int32, off int64) int32 {
+	fileReads.Add(1)
 	s := shimOf(f)
 	if rc := s.flush(tls); rc != sqlite3.SQLITE_OK {
 		return rc
