@@ -286,6 +286,10 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 		P95 float64 `json:"answer_p95_ms"`
 	}
 	statusOut, _ := runAs(bin, home, nil, nil, "daemon", "status", "--json")
+	var beforeStatusOut []byte
+	if before != "" {
+		beforeStatusOut, _ = runAs(before, beforeHome, nil, nil, "daemon", "status", "--json")
+	}
 	for i := 0; !interleaved && i < ops; i++ {
 		coldPass(reqs[i%len(reqs)].Text)
 	}
@@ -315,6 +319,9 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 	if json.Unmarshal(statusOut, &status) == nil {
 		b.ReportMetric(status.P50, "resident-answer-p50-ms")
 		b.ReportMetric(status.P95, "resident-answer-p95-ms")
+	}
+	if beforeStatusOut != nil && json.Unmarshal(beforeStatusOut, &status) == nil {
+		b.ReportMetric(status.P50, "before-answer-p50-ms")
 	}
 	b.Logf("%d parts, statement rows %v; %d runs each at %s, %d of %d warm-up prompts answered with a block",
 		st.Parts, st.Rows, len(hookLat), cwd, blocks, len(reqs))

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -306,5 +307,63 @@ func TestRecallFirstRecallsOncePerSession(t *testing.T) {
 	// A session with no id cannot be told apart: it recalls every time.
 	if _, already, err := w.eng.RecallFirst(ctx, engine.RecallRequest{Query: q, Cwd: w.repo, Provider: memory.ProviderCodex}); err != nil || already {
 		t.Fatalf("no session: already %v, %v", already, err)
+	}
+}
+
+// TestRecallLaterSavesAfterTheBlock: with Later set (the resident process)
+// a block's receipt is written when the caller runs the save it was handed,
+// after answering, and the session's next read of its receipts waits for
+// that write instead of missing it.
+func TestRecallLaterSavesAfterTheBlock(t *testing.T) {
+	w := newRecallWorld(t, nil)
+	ctx := context.Background()
+	var saves []func() error
+	later := func(save func() error) { saves = append(saves, save) }
+	st, err := w.eng.Standing(ctx, engine.RecallRequest{Cwd: w.repo, Provider: memory.ProviderCodex, Session: "s1", Start: true, Later: later})
+	if err != nil || st.Block.Text == "" || len(saves) != 1 || st.Receipt == nil || st.Receipt.ID != 0 {
+		t.Fatalf("standing block with Later: %d saves handed over, receipt %+v, %v", len(saves), st.Receipt, err)
+	}
+	// Not written yet: a read of the session's receipts waits for it.
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, err = w.eng.Receipts(short, memory.ProviderCodex, "s1", 10)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a read of the receipts while one was owed: %v", err)
+	}
+	type first struct {
+		res     engine.RecallResult
+		already bool
+		err     error
+	}
+	got := make(chan first, 1)
+	go func() {
+		res, already, err := w.eng.RecallFirst(ctx, engine.RecallRequest{Query: "which ticket am I on and what is the commit format?",
+			Cwd: w.repo, Provider: memory.ProviderCodex, Session: "s1", Later: later})
+		got <- first{res, already, err}
+	}()
+	select {
+	case f := <-got:
+		t.Fatalf("the first request did not wait for the standing block's receipt: %+v", f)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if err := saves[0](); err != nil {
+		t.Fatal(err)
+	}
+	f := <-got
+	if f.err != nil || f.already || f.res.Block.Text == "" || strings.Contains(f.res.Block.Text, "[n1]") {
+		t.Fatalf("first request after the standing receipt landed: already %v, %v, block:\n%s", f.already, f.err, f.res.Block.Text)
+	}
+	if len(saves) != 2 {
+		t.Fatalf("%d saves handed over, want the request block's too", len(saves))
+	}
+	if err := saves[1](); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := w.eng.Receipts(ctx, memory.ProviderCodex, "s1", 10)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("after both saves: %d receipts, %v", len(rs), err)
+	}
+	if _, already, err := w.eng.RecallFirst(ctx, engine.RecallRequest{Query: "and the CI?", Cwd: w.repo, Provider: memory.ProviderCodex, Session: "s1", Later: later}); err != nil || !already {
+		t.Fatalf("second request: already %v, %v", already, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/cli"
+	"github.com/cairn-memory/cairn/internal/memory"
 )
 
 // residentStatus asks `cairn daemon status --json`.
@@ -97,6 +98,32 @@ func TestResidentProcessServesOnlyWhatMatches(t *testing.T) {
 			t.Fatal("the store kept changing under the comparison")
 		}
 		time.Sleep(time.Second)
+	}
+	// A request block's receipt is written after the answer goes out; the
+	// session's next prompt still finds it, and gets no second block.
+	prompt := map[string]any{"session_id": "r2", "cwd": repo, "hook_event_name": "UserPromptSubmit", "prompt": "when are release branches cut?"}
+	if got := additionalContext(t, hookVia(t, true, home, nil, "claude-code", "UserPromptSubmit", prompt)); !strings.Contains(got, "Thursdays") {
+		t.Fatalf("the resident request block lacks the rule:\n%s", got)
+	}
+	if out := hookVia(t, true, home, nil, "claude-code", "UserPromptSubmit", prompt); strings.TrimSpace(out) != "" {
+		t.Fatalf("the session's second prompt got a block: %s", out)
+	}
+	for try := 0; ; try++ {
+		out, err := cairnCmd(t, home, "receipts", "--session", "r2", "--json").Output()
+		if err != nil {
+			t.Fatalf("receipts: %v", err)
+		}
+		var rs []memory.Receipt
+		if err := json.Unmarshal(out, &rs); err != nil {
+			t.Fatalf("receipts: %v\n%s", err, out)
+		}
+		if len(rs) == 1 && rs[0].Kind == "recall" && strings.Contains(rs[0].Text, "Thursdays") {
+			break
+		}
+		if try == 50 {
+			t.Fatalf("the resident request block left no receipt: %s", out)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	st0 := residentStatus(t, home)
 	if st0.Recent != int(st0.Served) || st0.AnswerP50Ms <= 0 || st0.AnswerP95Ms < st0.AnswerP50Ms {

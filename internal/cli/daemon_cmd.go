@@ -302,20 +302,20 @@ func (d *daemon) envDiffers(env []string) string {
 	return ""
 }
 
-func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answer, bool) {
+func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answer, func(), bool) {
 	switch r.Kind {
 	case resident.Status:
 		n, p50, p95 := d.answers.percentiles()
 		b, _ := json.Marshal(DaemonStatus{Running: true, PID: os.Getpid(), Socket: d.sock, Started: d.started,
 			Served: d.served.Load(), SentBack: d.sentBack.Load(), Idle: d.cfg.Hooks.Idle.String(),
 			Recent: n, AnswerP50Ms: millis(p50), AnswerP95Ms: millis(p95), Procs: runtime.GOMAXPROCS(0)})
-		return resident.Answer{Code: resident.Done, Stdout: b}, false
+		return resident.Answer{Code: resident.Done, Stdout: b}, nil, false
 	case resident.Stop:
-		return resident.Answer{Code: resident.Done}, true
+		return resident.Answer{Code: resident.Done}, nil, true
 	}
-	back := func(why string, stop bool) (resident.Answer, bool) {
+	back := func(why string, stop bool) (resident.Answer, func(), bool) {
 		d.sentBack.Add(1)
-		return resident.Answer{Code: resident.RunYourself, Message: why}, stop
+		return resident.Answer{Code: resident.RunYourself, Message: why}, nil, stop
 	}
 	t0 := time.Now()
 	if why := d.stale(); why != "" {
@@ -331,17 +331,28 @@ func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answe
 	fs.SetOutput(io.Discard)
 	addHookFlags(fs)
 	if err := fs.Parse(r.Args); err != nil || fs.NArg() != 2 {
-		return resident.Answer{Code: resident.Failed, Message: fmt.Sprintf("hook arguments %q: want CLIENT EVENT [--session S] [--cwd D] [--prompt P]", r.Args)}, false
+		return resident.Answer{Code: resident.Failed, Message: fmt.Sprintf("hook arguments %q: want CLIENT EVENT [--session S] [--cwd D] [--prompt P]", r.Args)}, nil, false
 	}
 	c, err := parseHookCall(fs.Args(), fs)
 	if err != nil {
-		return resident.Answer{Code: resident.Failed, Message: err.Error()}, false
+		return resident.Answer{Code: resident.Failed, Message: err.Error()}, nil, false
 	}
 	select {
 	case d.slots <- struct{}{}:
-		defer func() { <-d.slots }()
 	case <-ctx.Done():
 		return back("shutting down", false)
+	}
+	// Receipts wait until the answer is sent; the slot is held until they
+	// are written.
+	var saves []func() error
+	then := func() {
+		defer func() { <-d.slots }()
+		for _, save := range saves {
+			if err := save(); err != nil {
+				d.f.LogHook(fmt.Errorf("hook %s %s: %w", c.client, c.event, err))
+			}
+		}
+		d.workDue(ctx)
 	}
 	d.served.Add(1)
 	env := map[string]string{}
@@ -352,15 +363,15 @@ func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answe
 	var out bytes.Buffer
 	c.in, c.out, c.dir = bytes.NewReader(r.Stdin), &out, r.Dir
 	c.getenv = func(k string) string { return env[k] }
+	c.later = func(save func() error) { saves = append(saves, save) }
 	hctx, cancel := context.WithTimeout(ctx, hookTimeout)
 	defer cancel()
 	if err := d.f.runHook(hctx, c, d.eng); err != nil {
 		d.f.LogHook(fmt.Errorf("hook %s %s: %w", c.client, c.event, err))
 		out.Reset()
 	}
-	d.workDue(ctx)
 	d.answers.add(time.Since(t0))
-	return resident.Answer{Code: resident.Done, Stdout: out.Bytes()}, false
+	return resident.Answer{Code: resident.Done, Stdout: out.Bytes()}, then, false
 }
 
 // workDue does what opening the store does for a hook process: when

@@ -30,6 +30,9 @@ type hookCall struct {
 	out                  io.Writer
 	getenv               func(string) string
 	dir                  string // the caller's working directory
+	// later takes a block's receipt write to run once the answer is sent
+	// (the resident process); nil writes it before answering.
+	later func(save func() error)
 }
 
 func newHookCmd(f *Factory) *cobra.Command {
@@ -149,7 +152,7 @@ func (f *Factory) runHook(ctx context.Context, c hookCall, eng *engine.Engine) e
 	if err != nil {
 		return err
 	}
-	d := hook.Deps{Spawn: f.Spawn, Getenv: c.getenv, EveryPrompt: l.Recall.EveryPrompt, Log: f.LogHook}
+	d := hook.Deps{Spawn: f.Spawn, Getenv: c.getenv, EveryPrompt: l.Recall.EveryPrompt, Log: f.LogHook, Later: c.later}
 	// Remote mode: the gateway recalls and imports (each upload of the
 	// turn's transcript, at Stop, carries the session); a gateway that
 	// does not answer within the hook's deadline costs the prompt nothing.

@@ -55,6 +55,8 @@ type Engine struct {
 	models modelState
 	// semantic is the optional semantic leg of search; nil: lexical only.
 	semantic *semantic
+	// later tracks receipt writes run after their blocks went out.
+	later laterReceipts
 }
 
 // Options configures New; zero fields take defaults.

@@ -45,6 +45,11 @@ type RecallRequest struct {
 	// Start marks a session's first request (its SessionStart): a preset
 	// waiting in the directory is taken for it.
 	Start bool
+	// Later, when set, is handed the receipt's write instead of the block
+	// waiting for it; the caller runs it once the block is on its way (a
+	// resident process, after answering the hook) and must run it. The
+	// session's next reads of its receipts wait for it.
+	Later func(save func() error) `json:"-"`
 }
 
 // RecallResult is the block and its receipt.
@@ -75,6 +80,11 @@ func (e *Engine) Recall(ctx context.Context, req RecallRequest) (RecallResult, e
 // already is true. The session's receipts are read once, for that and for
 // what its standing block already sent (a hook read them twice).
 func (e *Engine) RecallFirst(ctx context.Context, req RecallRequest) (res RecallResult, already bool, err error) {
+	// Receipts owed by earlier blocks land first; waiting for them with the
+	// writer pinned would keep them from it.
+	if err := e.later.wait(ctx); err != nil {
+		return res, false, err
+	}
 	ctx, release := e.pinReads(ctx)
 	defer release()
 	var rs []memory.Receipt
@@ -106,9 +116,14 @@ const (
 // recall builds a block; receipts, when not nil, are the session's newest
 // receipts already read.
 func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind, receipts []memory.Receipt) (RecallResult, error) {
+	var res RecallResult
+	if kind == recall.Request && receipts == nil && req.Session != "" {
+		if err := e.later.wait(ctx); err != nil {
+			return res, err
+		}
+	}
 	ctx, release := e.pinReads(ctx)
 	defer release()
-	var res RecallResult
 	cfg, _, err := e.Effective(ctx)
 	if err != nil {
 		return res, err
@@ -185,6 +200,23 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 	}
 	if r.Items == nil {
 		r.Items = []memory.ReceiptItem{}
+	}
+	if (req.Session != "" || len(r.Items) > 0) && req.Later != nil {
+		// The write waits for the block to be sent, on a context of its
+		// own: the request's may end with the answer.
+		e.later.add()
+		wctx := context.WithoutCancel(ctx)
+		req.Later(func() error {
+			defer e.later.done()
+			sctx, cancel := context.WithTimeout(wctx, receiptWait)
+			defer cancel()
+			if _, err := e.store.SaveReceipt(sctx, e.acct, r); err != nil {
+				return fmt.Errorf("receipt not saved: %w", err)
+			}
+			return nil
+		})
+		res.Receipt = &r
+		return res, nil
 	}
 	if req.Session != "" || len(r.Items) > 0 {
 		// The block is what the agent waits for; the receipt must not hold
@@ -308,6 +340,9 @@ func (e *Engine) SetPlacePreset(ctx context.Context, cwd, preset string) (memory
 
 // Receipts lists receipts, newest first.
 func (e *Engine) Receipts(ctx context.Context, provider memory.Provider, session string, limit int) ([]memory.Receipt, error) {
+	if err := e.later.wait(ctx); err != nil {
+		return nil, err
+	}
 	return e.store.Receipts(ctx, e.acct, provider, session, limit)
 }
 

@@ -14,7 +14,8 @@ import (
 // the recall block of the session's latest request if the plugin passes
 // one); "idle" imports the session, which OpenCode exports on request.
 func RunOpenCode(ctx context.Context, event, session, cwd, prompt string, out io.Writer, d Deps) error {
-	base := engine.RecallRequest{Cwd: cwd, Provider: memory.ProviderOpenCode, Session: session, Preset: d.Getenv("CAIRN_PRESET"), Channel: recall.HookContext}
+	base := engine.RecallRequest{Cwd: cwd, Provider: memory.ProviderOpenCode, Session: session, Preset: d.Getenv("CAIRN_PRESET"),
+		Channel: recall.HookContext, Later: d.Later}
 	switch event {
 	case "system":
 		base.Start = true

@@ -34,6 +34,9 @@ type Deps struct {
 	// Log records what went wrong without costing the client its block
 	// (a receipt not saved); nil drops it.
 	Log func(error)
+	// Later takes a block's receipt write to run after the answer is sent
+	// (engine.RecallRequest.Later); nil writes it first.
+	Later func(save func() error)
 }
 
 // note logs a block's unsaved receipt.
@@ -51,7 +54,7 @@ func Run(ctx context.Context, client memory.Provider, event string, in Input, ou
 	}
 	base := engine.RecallRequest{
 		Cwd: in.Cwd, Provider: client, Session: in.SessionID, Preset: d.Getenv("CAIRN_PRESET"),
-		Subagent: in.AgentID != "", OneShot: oneShot(client, d.Getenv), Channel: recall.HookContext,
+		Subagent: in.AgentID != "", OneShot: oneShot(client, d.Getenv), Channel: recall.HookContext, Later: d.Later,
 	}
 	switch event {
 	case "SessionStart":

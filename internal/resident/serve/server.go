@@ -73,9 +73,10 @@ func (l *Listener) Close() error {
 	return err
 }
 
-// Handler answers one request; stop asks the server to exit once the
-// answer is sent.
-type Handler func(ctx context.Context, r resident.Request) (a resident.Answer, stop bool)
+// Handler answers one request. then, when not nil, runs once the answer
+// is sent (work the caller need not wait for); stop asks the server to
+// exit once the answer is sent.
+type Handler func(ctx context.Context, r resident.Request) (a resident.Answer, then func(), stop bool)
 
 // Options tune Run.
 type Options struct {
@@ -156,10 +157,13 @@ func Run(ctx context.Context, l *Listener, h Handler, opts Options) error {
 				return
 			}
 			_ = c.SetReadDeadline(time.Time{})
-			a, stop := h(ctx, r)
+			a, then, stop := h(ctx, r)
 			touch()
 			if werr := resident.WriteAnswer(c, a); werr != nil {
 				logf(werr)
+			}
+			if then != nil {
+				then()
 			}
 			if stop {
 				cancel()

@@ -25,11 +25,11 @@ func start(t *testing.T, h Handler, opts Options) (string, chan error) {
 }
 
 func TestServerAnswersAndStops(t *testing.T) {
-	sock, done := start(t, func(_ context.Context, r resident.Request) (resident.Answer, bool) {
+	sock, done := start(t, func(_ context.Context, r resident.Request) (resident.Answer, func(), bool) {
 		if r.Kind == resident.Stop {
-			return resident.Answer{Code: resident.Done}, true
+			return resident.Answer{Code: resident.Done}, nil, true
 		}
-		return resident.Answer{Code: resident.Done, Stdout: append([]byte(strings.Join(r.Args, " ")+":"), r.Stdin...)}, false
+		return resident.Answer{Code: resident.Done, Stdout: append([]byte(strings.Join(r.Args, " ")+":"), r.Stdin...)}, nil, false
 	}, Options{})
 	st, err := os.Stat(sock)
 	if err != nil || st.Mode().Perm() != 0o600 {
@@ -67,8 +67,38 @@ func TestServerAnswersAndStops(t *testing.T) {
 	l.Close()
 }
 
+// What a handler leaves for after its answer runs once the caller has the
+// answer: here it waits for the caller to say so, which would never happen
+// if it ran first.
+func TestServerRunsThenAfterAnswering(t *testing.T) {
+	got := make(chan struct{})
+	ran := make(chan struct{})
+	sock, _ := start(t, func(context.Context, resident.Request) (resident.Answer, func(), bool) {
+		return resident.Answer{Code: resident.Done, Stdout: []byte("block")}, func() {
+			<-got
+			close(ran)
+		}, false
+	}, Options{})
+	c, err := resident.Dial(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.Call(resident.Request{Kind: resident.Hook, Args: []string{"claude-code", "UserPromptSubmit"}}, 10*time.Second)
+	if err != nil || string(a.Stdout) != "block" {
+		t.Fatalf("answer %q, %v", a.Stdout, err)
+	}
+	close(got)
+	select {
+	case <-ran:
+	case <-time.After(time.Minute):
+		t.Fatal("the work left for after the answer never ran")
+	}
+}
+
 func TestServerEndsWhenIdle(t *testing.T) {
-	_, done := start(t, func(context.Context, resident.Request) (resident.Answer, bool) { return resident.Answer{}, false }, Options{Idle: 50 * time.Millisecond})
+	_, done := start(t, func(context.Context, resident.Request) (resident.Answer, func(), bool) {
+		return resident.Answer{}, nil, false
+	}, Options{Idle: 50 * time.Millisecond})
 	select {
 	case err := <-done:
 		if err != nil {
@@ -82,8 +112,8 @@ func TestServerEndsWhenIdle(t *testing.T) {
 func TestServerDropsGarbage(t *testing.T) {
 	var logged []error
 	ch := make(chan struct{}, 1)
-	sock, _ := start(t, func(context.Context, resident.Request) (resident.Answer, bool) {
-		return resident.Answer{Code: resident.Done}, false
+	sock, _ := start(t, func(context.Context, resident.Request) (resident.Answer, func(), bool) {
+		return resident.Answer{Code: resident.Done}, nil, false
 	},
 		Options{Log: func(err error) { logged = append(logged, err); ch <- struct{}{} }})
 	c, err := net.Dial("unix", sock)
