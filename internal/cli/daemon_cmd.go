@@ -162,6 +162,8 @@ type daemon struct {
 	env     map[string]string
 	started time.Time
 	sock    string
+	// gc collects between answers (nil: the user set GOGC).
+	gc *idleGC
 
 	served, sentBack atomic.Int64
 	answers          latencyWindow
@@ -189,7 +191,7 @@ func (f *Factory) runDaemon(ctx context.Context) error {
 		runtime.GOMAXPROCS(1)
 	}
 	p := f.Paths()
-	d := &daemon{f: f, cfg: l.Config, started: time.Now(), slots: make(chan struct{}, 4), sock: resident.SocketPath(p.DataDir)}
+	d := &daemon{f: f, cfg: l.Config, started: time.Now(), slots: make(chan struct{}, 4), sock: resident.SocketPath(p.DataDir), gc: newIdleGC()}
 	if d.exe, err = os.Executable(); err != nil {
 		return err
 	}
@@ -353,6 +355,7 @@ func (d *daemon) handle(ctx context.Context, r resident.Request) (resident.Answe
 			}
 		}
 		d.workDue(ctx)
+		d.gc.afterAnswer()
 	}
 	d.served.Add(1)
 	env := map[string]string{}
