@@ -71,6 +71,11 @@ func logTo(f *cli.Factory, name string, err error) {
 	fmt.Fprintf(lf, "%s error: %v\n", time.Now().UTC().Format(time.RFC3339), err)
 }
 
+// places resolves directories onto the ladder for this process, keeping
+// what it read: the resident process resolves the same worktree for
+// every hook.
+var places = gitdir.NewCache()
+
 func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cli.Factory {
 	f := &cli.Factory{
 		IO:      cli.System(stdin, stdout, stderr, getenv),
@@ -105,7 +110,7 @@ func newFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 		if err != nil {
 			return nil, err
 		}
-		eng := engine.New(db, engine.Options{Config: cfg, Resolve: gitdir.Resolve, Readers: readers(),
+		eng := engine.New(db, engine.Options{Config: cfg, Resolve: places.Resolve, Readers: readers(),
 			Vaults: vaultOpener(f.Paths().DataDir), Extensions: extensionSources(getenv), Embedder: emb})
 		if err := useModels(eng, cfg, getenv, func(msg string) { logTo(f, "models.log", fmt.Errorf("%s", msg)) }); err != nil {
 			_ = eng.Close()

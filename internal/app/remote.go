@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/cairn-memory/cairn/internal/engine"
-	"github.com/cairn-memory/cairn/internal/gitdir"
 	"github.com/cairn-memory/cairn/internal/memory"
 	"github.com/cairn-memory/cairn/internal/remote"
 	"github.com/cairn-memory/cairn/internal/transcript"
@@ -203,5 +202,5 @@ func placesOf(res transcript.Result, resolve engine.PlaceResolver) []memory.Plac
 
 // remoteClient is the gateway client for CAIRN_URL and CAIRN_TOKEN.
 func remoteClient(u, tok, stateDir string) (*remote.Client, error) {
-	return remote.New(remote.Options{URL: u, Token: tok, Resolve: gitdir.Resolve, Plan: remotePlan(readers(), gitdir.Resolve), StateDir: stateDir})
+	return remote.New(remote.Options{URL: u, Token: tok, Resolve: places.Resolve, Plan: remotePlan(readers(), places.Resolve), StateDir: stateDir})
 }

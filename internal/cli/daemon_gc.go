@@ -19,15 +19,22 @@ import (
 type idleGC struct {
 	mu      sync.Mutex
 	samples []metrics.Sample
+	limit   int64 // the soft memory limit last set
 }
 
-// idleGCPercent is GOGC during answers: a large request (a long Stop
-// capture) still triggers a collection of its own past 5× the live heap.
-const idleGCPercent = 400
+// idleGCPercent is GOGC during answers. A soft memory limit of the
+// default goal plus idleGCRoom, set after each answer, keeps a large
+// request (a long Stop capture, in a process holding a big semantic
+// index) from growing the heap to five times its live size.
+const (
+	idleGCPercent = 400
+	idleGCRoom    = 64 << 20
+)
 
-// newIdleGC raises GOGC unless the user set it, and returns nil then.
+// newIdleGC raises GOGC unless the user set it or a memory limit, and
+// returns nil then.
 func newIdleGC() *idleGC {
-	if os.Getenv("GOGC") != "" {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return nil
 	}
 	debug.SetGCPercent(idleGCPercent)
@@ -44,10 +51,16 @@ func (g *idleGC) afterAnswer() {
 		return
 	}
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	metrics.Read(g.samples)
 	live, heap := g.samples[0].Value.Uint64(), g.samples[1].Value.Uint64()
-	g.mu.Unlock()
 	if heap > max(2*live, 4<<20) {
 		runtime.GC()
+		metrics.Read(g.samples)
+		live = g.samples[0].Value.Uint64()
+	}
+	if limit := int64(2*live + idleGCRoom); limit != g.limit {
+		debug.SetMemoryLimit(limit)
+		g.limit = limit
 	}
 }

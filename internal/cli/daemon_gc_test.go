@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -16,11 +17,12 @@ func numGC() uint32 {
 var gcSink [][]byte
 
 func TestIdleGCCollectsOnlyPastTheDefaultGoal(t *testing.T) {
-	if os.Getenv("GOGC") != "" {
-		t.Skip("GOGC is set: the resident process leaves collection to it")
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: the resident process leaves collection to them")
 	}
 	g := newIdleGC()
 	defer debug.SetGCPercent(100)
+	defer debug.SetMemoryLimit(math.MaxInt64)
 	if got := debug.SetGCPercent(idleGCPercent); got != idleGCPercent {
 		t.Fatalf("GOGC during answers is %d, want %d", got, idleGCPercent)
 	}
@@ -39,5 +41,10 @@ func TestIdleGCCollectsOnlyPastTheDefaultGoal(t *testing.T) {
 	g.afterAnswer()
 	if numGC() == n {
 		t.Fatal("no collection after an answer with the heap past twice its live size")
+	}
+	// The soft limit caps growth within an answer at the default goal
+	// plus the room.
+	if got := debug.SetMemoryLimit(-1); got != g.limit || got < idleGCRoom || got > 1<<30 {
+		t.Fatalf("memory limit %d after an answer (recorded %d)", got, g.limit)
 	}
 }

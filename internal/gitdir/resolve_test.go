@@ -89,13 +89,69 @@ func TestResolveRepositoryLayouts(t *testing.T) {
 		{"outside git", plain, memory.Place{Worktree: plain, Project: plain}},
 		{"gone directory", filepath.Join(root, "deleted", "x"), memory.Place{Worktree: filepath.Join(root, "deleted", "x"), Project: filepath.Join(root, "deleted", "x")}},
 	}
+	cache := NewCache()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if got := resolve(t, c.dir); got != c.want {
 				t.Fatalf("Resolve(%s)\n got  %+v\n want %+v", c.dir, got, c.want)
 			}
+			// Filled, then answered from the cache.
+			for range 2 {
+				if got, err := cache.Resolve(c.dir); err != nil || got != c.want {
+					t.Fatalf("Cache.Resolve(%s)\n got  %+v, %v\n want %+v", c.dir, got, err, c.want)
+				}
+			}
 		})
 	}
+	// Only plain paths inside git are kept.
+	for _, d := range []string{main, sub, wt, second, third, noRemote} {
+		if _, ok := cache.m[d]; !ok {
+			t.Errorf("%s was not kept", d)
+		}
+	}
+	for _, d := range []string{plain, link} {
+		if _, ok := cache.m[d]; ok {
+			t.Errorf("%s was kept", d)
+		}
+	}
+}
+
+// TestCacheSeesChanges: what a place is read from changing (the remote, a
+// repository created in between, the checkout removed) is seen at once.
+func TestCacheSeesChanges(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git binary not installed")
+	}
+	root := tempDir(t)
+	main := filepath.Join(root, "clone")
+	git(t, root, "init", "-q", "-b", "main", main)
+	git(t, main, "remote", "add", "origin", "https://github.com/acme/widget")
+	sub := filepath.Join(main, "svc", "api")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := NewCache()
+	check := func(dir string, want memory.Place) {
+		t.Helper()
+		got, err := cache.Resolve(dir)
+		if err != nil || got != want {
+			t.Fatalf("Cache.Resolve(%s)\n got  %+v, %v\n want %+v", dir, got, err, want)
+		}
+		if fresh := resolve(t, dir); fresh != want {
+			t.Fatalf("Resolve(%s) itself gives %+v", dir, fresh)
+		}
+	}
+	mainGit := filepath.Join(main, ".git")
+	check(sub, memory.Place{Worktree: main, Project: mainGit, Repo: "github.com/acme/widget"})
+	git(t, main, "remote", "set-url", "origin", "https://github.com/acme/gadget")
+	check(sub, memory.Place{Worktree: main, Project: mainGit, Repo: "github.com/acme/gadget"})
+	nested := filepath.Join(main, "svc")
+	git(t, nested, "init", "-q", "-b", "main")
+	check(sub, memory.Place{Worktree: nested, Project: filepath.Join(nested, ".git")})
+	if err := os.RemoveAll(filepath.Join(nested, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	check(sub, memory.Place{Worktree: main, Project: mainGit, Repo: "github.com/acme/gadget"})
 }
 
 func TestResolveEmpty(t *testing.T) {
