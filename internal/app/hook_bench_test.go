@@ -66,39 +66,34 @@ func BenchmarkHook(b *testing.B) {
 			base := ensureSearchStore(b, sz.partsLabel, sz.parts)
 			st := ensureMaintainedStore(b, ensureRecallStore(b, base, sz.partsLabel, sz.statements), sz.partsLabel)
 			// Hooks write receipts: the run gets its own copy.
-			home := b.TempDir()
-			if err := copyStore(filepath.Join(st.dir, "cairn.db"), filepath.Join(home, "cairn.db")); err != nil {
-				b.Fatal(err)
-			}
-			// As background rounds keep a store in use, so BenchmarkRecallBlock
-			// reads it.
-			db, err := sqlite.Open(context.Background(), filepath.Join(home, "cairn.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			settleStore(b, db)
-			if err := db.Close(); err != nil {
-				b.Fatal(err)
-			}
+			home := settledCopy(b, st)
 			before := os.Getenv("CAIRN_BENCH_HOOK_BEFORE")
 			beforeHome := ""
 			if before != "" {
-				beforeHome = b.TempDir()
-				if err := copyStore(filepath.Join(st.dir, "cairn.db"), filepath.Join(beforeHome, "cairn.db")); err != nil {
-					b.Fatal(err)
-				}
-				db, err := sqlite.Open(context.Background(), filepath.Join(beforeHome, "cairn.db"))
-				if err != nil {
-					b.Fatal(err)
-				}
-				settleStore(b, db)
-				if err := db.Close(); err != nil {
-					b.Fatal(err)
-				}
+				beforeHome = settledCopy(b, st)
 			}
 			runHooks(b, bin, home, before, beforeHome, st, reqs)
 		})
 	}
+}
+
+// settledCopy copies st's store into a new home and settles it, as
+// background rounds keep a store in use, so BenchmarkRecallBlock reads it.
+func settledCopy(b *testing.B, st recallStore) string {
+	home := b.TempDir()
+	path := filepath.Join(home, "cairn.db")
+	if err := copyStore(filepath.Join(st.dir, "cairn.db"), path); err != nil {
+		b.Fatal(err)
+	}
+	db, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	settleStore(b, db)
+	if err := db.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return home
 }
 
 func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore, reqs []recallRequest) {

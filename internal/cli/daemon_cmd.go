@@ -162,7 +162,7 @@ type daemon struct {
 	env     map[string]string
 	started time.Time
 	sock    string
-	// gc collects between answers (nil: the user set GOGC).
+	// gc collects between answers (nil: the user set GOGC or GOMEMLIMIT).
 	gc *idleGC
 
 	served, sentBack atomic.Int64

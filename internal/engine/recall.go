@@ -201,16 +201,26 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 	if r.Items == nil {
 		r.Items = []memory.ReceiptItem{}
 	}
-	if (req.Session != "" || len(r.Items) > 0) && req.Later != nil {
+	if req.Session == "" && len(r.Items) == 0 {
+		res.Receipt = &r
+		return res, nil
+	}
+	// The block is what the agent waits for; the receipt must not hold it
+	// hostage. A background round may hold the store's write lock for a
+	// while: past receiptWait the block goes out unrecorded.
+	save := func(ctx context.Context) (int64, error) {
+		sctx, cancel := context.WithTimeout(ctx, receiptWait)
+		defer cancel()
+		return e.store.SaveReceipt(sctx, e.acct, r)
+	}
+	if req.Later != nil {
 		// The write waits for the block to be sent, on a context of its
 		// own: the request's may end with the answer.
 		e.later.add()
 		wctx := context.WithoutCancel(ctx)
 		req.Later(func() error {
 			defer e.later.done()
-			sctx, cancel := context.WithTimeout(wctx, receiptWait)
-			defer cancel()
-			if _, err := e.store.SaveReceipt(sctx, e.acct, r); err != nil {
+			if _, err := save(wctx); err != nil {
 				return fmt.Errorf("receipt not saved: %w", err)
 			}
 			return nil
@@ -218,23 +228,15 @@ func (e *Engine) recall(ctx context.Context, req RecallRequest, kind recall.Kind
 		res.Receipt = &r
 		return res, nil
 	}
-	if req.Session != "" || len(r.Items) > 0 {
-		// The block is what the agent waits for; the receipt must not hold
-		// it hostage. A background round may hold the store's write lock
-		// for a while: past receiptWait the block goes out unrecorded and
-		// the result says why.
-		sctx, cancel := context.WithTimeout(ctx, receiptWait)
-		id, err := e.store.SaveReceipt(sctx, e.acct, r)
-		cancel()
-		if err != nil {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			res.ReceiptError = "receipt not saved: " + err.Error()
-			return res, nil
+	id, err := save(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
 		}
-		r.ID = id
+		res.ReceiptError = "receipt not saved: " + err.Error()
+		return res, nil
 	}
+	r.ID = id
 	res.Receipt = &r
 	return res, nil
 }

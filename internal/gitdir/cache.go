@@ -57,7 +57,7 @@ func (c *Cache) Resolve(dir string) (memory.Place, error) {
 	if err != nil {
 		return p, err
 	}
-	if ok && e.top == p.Worktree && (p.Repo != "" || p.Project != p.Worktree) {
+	if ok && e.top == p.Worktree {
 		e.place = p
 		c.mu.Lock()
 		if len(c.m) >= cacheSize {

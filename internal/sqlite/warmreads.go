@@ -24,13 +24,13 @@ import (
 // Pinned reads run with ctx's values but not its cancellation (stmtCtx),
 // checked before each read instead. Given a context that can end, the
 // driver and database/sql start a goroutine per query to watch it and wrap
-// each row's step: 5–25% of a request block in runs at 1M parts
+// each row's step: 5–28% of a request block in runs at 1M parts
 // (BENCHMARKS.md, hook). A pinned run is a recall's reads, each bounded
 // and at most milliseconds, so stopping at the next read is soon enough.
 
 // writerCacheKiB is the writer connection's page cache: pinned reads keep
 // the pages of earlier requests there. At 1M parts a request block read
-// in 16 MiB kept ran ~25% faster than with 1 MiB (BENCHMARKS.md, hook).
+// in 16 MiB kept ran ~18% faster than with 1 MiB (BENCHMARKS.md, hook).
 const writerCacheKiB = 16 << 10
 
 type pinKey struct{}
