@@ -88,7 +88,7 @@ func openPools(path string, exists bool) (*DB, error) {
 	// than SQLite's 1,000: a checkpoint syncs twice whatever its size, and
 	// the pages every commit touches are copied once per checkpoint.
 	write, err := sql.Open("sqlite", dsn(path, pragmas+"&_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(4000)&_txlock=immediate"+
-		fmt.Sprintf("&_pragma=cache_size(-%d)", writerCacheKiB)))
+		fmt.Sprintf("&_pragma=cache_size(-%d)&_pragma=mmap_size(%d)", writerCacheKiB, writerMapBytes)))
 	if err != nil {
 		return nil, memory.Wrap(memory.CodeInternal, "open store", err)
 	}
@@ -105,7 +105,8 @@ func openPools(path string, exists bool) (*DB, error) {
 			return nil, memory.Wrap(memory.CodeInternal, "open store "+path, err)
 		}
 	}
-	// Readers neither map the file nor keep a large page cache. In WAL
+	// Readers, unlike the writer (writerMapBytes), neither map the file
+	// nor keep a large page cache. In WAL
 	// mode any commit (a receipt, a capture) makes every other connection
 	// drop its whole cache, and unmap the file if mapped, at its next
 	// read. A mapped reader then pays a page fault for every page it

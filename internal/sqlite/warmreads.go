@@ -33,6 +33,17 @@ import (
 // in 16 MiB kept ran ~18% faster than with 1 MiB (BENCHMARKS.md, hook).
 const writerCacheKiB = 16 << 10
 
+// writerMapBytes is how much of the store the writer connection maps
+// (mmap_size): SQLite's own ceiling in this build, 2 GiB less 64 KiB, so a
+// store that size or smaller is read from the map whole. Pages read
+// through the map cost neither a pread nor a copy, and the mapping
+// outlives the connection's own commits as its cache does; it is dropped
+// only when another process commits. A resident process's answer at 1M
+// parts fell from 2.9 to 2.4 ms p50 (BENCHMARKS.md, hook, twelfth pass).
+// The pages mapped are the kernel's page cache, which pread fills anyway:
+// the process's resident size counts them, its own memory does not grow.
+const writerMapBytes = 0x7fff0000
+
 type pinKey struct{}
 
 // readPin marks a context whose reads of db run on the writer connection

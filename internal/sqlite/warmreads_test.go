@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -145,5 +146,48 @@ func TestPinnedReadsKeepTheirCacheAcrossWrites(t *testing.T) {
 	t.Logf("file reads after a write: %d unpinned, %d pinned", cold, warm)
 	if cold < 50 || warm*10 > cold {
 		t.Fatalf("reading 300 receipts after a write read %d pages from the file pinned, %d unpinned", warm, cold)
+	}
+}
+
+// The writer maps the store: pages it has never read come from the map,
+// not a pread each (writerMapBytes).
+func TestPinnedReadsMapTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	ctx := context.Background()
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("a recalled line of some length ", 40)
+	for i := range 300 {
+		if _, err := db.SaveReceipt(ctx, 1, memory.Receipt{Provider: memory.ProviderClaudeCode, SessionRef: "s",
+			Kind: "request", Text: fmt.Sprintf("%d %s", i, text), Items: []memory.ReceiptItem{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Closing checkpoints the WAL into the file, which then holds every page.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	coldReads := func(ctx context.Context) int64 {
+		before := fileReads.Load()
+		got, err := db.Receipts(ctx, 1, memory.ProviderClaudeCode, "s", 1000)
+		if err != nil || len(got) != 300 {
+			t.Fatalf("read %d receipts: %v", len(got), err)
+		}
+		return fileReads.Load() - before
+	}
+	unpinned := coldReads(ctx)
+	pctx, release := db.PinReads(ctx)
+	defer release()
+	pinned := coldReads(pctx)
+	t.Logf("file reads of 300 receipts never read before: %d by a reader, %d by the writer", unpinned, pinned)
+	if unpinned < 50 || pinned*10 > unpinned {
+		t.Fatalf("the writer read %d pages from the file where a reader read %d: is the store mapped?", pinned, unpinned)
 	}
 }
