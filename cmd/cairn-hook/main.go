@@ -40,14 +40,29 @@ func main() {
 		os.Exit(2)
 	}
 	dataDir := paths.Resolve("", os.Getenv).DataDir
-	if residentAllowed(os.Getenv("CAIRN_HOOKS_RESIDENT")) {
-		if conn, err := resident.Dial(resident.SocketPath(dataDir)); err == nil {
-			os.Exit(viaResident(conn, args, dataDir))
-		}
+	if !residentAllowed(os.Getenv("CAIRN_HOOKS_RESIDENT")) {
+		runCairn(args, nil, dataDir, false)
 	}
-	// No resident process: cairn answers itself, reading the untouched
-	// input, and starts one for the next hook.
-	runCairn(args, nil, dataDir)
+	// The request is whole before the socket is dialled: the resident
+	// process then finds it waiting when it accepts, where a connection
+	// made first had it wake once to accept and again for the request.
+	// With no resident process, cairn answers in a child fed the payload
+	// and starts one for the next hook.
+	payload, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		logLine(dataDir, args, "read the client's payload: "+err.Error())
+		os.Exit(0)
+	}
+	if len(payload) > resident.MaxMessage/2 {
+		runCairn(args, payload, dataDir, true)
+	}
+	dir, _ := os.Getwd()
+	req := resident.Request{Kind: resident.Hook, Exe: cairnPath(), Args: args, Env: os.Environ(), Dir: dir, Stdin: payload}
+	conn, err := resident.Dial(resident.SocketPath(dataDir))
+	if err != nil {
+		runCairn(args, payload, dataDir, false)
+	}
+	os.Exit(viaResident(conn, req, dataDir))
 }
 
 // residentAllowed mirrors the config key's environment override; the
@@ -61,19 +76,9 @@ func residentAllowed(v string) bool {
 	return true
 }
 
-func viaResident(conn *resident.Conn, args []string, dataDir string) int {
-	payload, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		conn.Close()
-		logLine(dataDir, args, "read the client's payload: "+err.Error())
-		return 0
-	}
-	if len(payload) > resident.MaxMessage/2 {
-		conn.Close()
-		runCairn(args, payload, dataDir)
-	}
-	dir, _ := os.Getwd()
-	a, err := conn.Call(resident.Request{Kind: resident.Hook, Exe: cairnPath(), Args: args, Env: os.Environ(), Dir: dir, Stdin: payload}, callTimeout)
+func viaResident(conn *resident.Conn, req resident.Request, dataDir string) int {
+	args := req.Args
+	a, err := conn.Call(req, callTimeout)
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// The client is about to give up on this hook: asking again would
@@ -82,13 +87,13 @@ func viaResident(conn *resident.Conn, args []string, dataDir string) int {
 		return 0
 	case err != nil:
 		// It went away mid-call (replaced, or stopped): answer here.
-		runCairn(args, payload, dataDir)
+		runCairn(args, req.Stdin, dataDir, true)
 	case a.Code == resident.Done:
 		if _, err := os.Stdout.Write(a.Stdout); err != nil {
 			logLine(dataDir, args, "write the answer: "+err.Error())
 		}
 	case a.Code == resident.RunYourself:
-		runCairn(args, payload, dataDir)
+		runCairn(args, req.Stdin, dataDir, true)
 	default:
 		logLine(dataDir, args, "resident process: "+a.Message)
 	}
@@ -126,9 +131,11 @@ func lookPath(name, path string) string {
 }
 
 // runCairn becomes `cairn hook ARGS…`: in place when the input is
-// untouched, as a child fed the payload already read otherwise. It does
-// not return.
-func runCairn(args []string, payload []byte, dataDir string) {
+// untouched, as a child fed the payload already read otherwise. here tells
+// the child the resident process sent the call back, so it answers without
+// asking again; a child not told so starts a resident process when none
+// runs. It does not return.
+func runCairn(args []string, payload []byte, dataDir string, here bool) {
 	exe := cairnPath()
 	if exe == "" {
 		logLine(dataDir, args, "no cairn binary beside cairn-hook or on PATH")
@@ -140,22 +147,25 @@ func runCairn(args []string, payload []byte, dataDir string) {
 		logLine(dataDir, args, "run "+exe+": "+err.Error())
 		os.Exit(0)
 	}
-	if err := runWith(exe, argv, payload); err != nil {
+	env := os.Environ()
+	if here {
+		env = append(env, "CAIRN_HOOK_HERE=1")
+	}
+	if err := runWith(exe, argv, env, payload); err != nil {
 		logLine(dataDir, args, "run "+exe+": "+err.Error())
 	}
 	os.Exit(0)
 }
 
-// runWith runs exe as a child reading payload on its standard input and
-// writing to this process's output, and waits for it. The resident
-// process sent this call back: the child is told not to ask it again.
-func runWith(exe string, argv []string, payload []byte) error {
+// runWith runs exe as a child with env, reading payload on its standard
+// input and writing to this process's output, and waits for it.
+func runWith(exe string, argv, env []string, payload []byte) error {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
 	}
 	p, err := os.StartProcess(exe, argv, &os.ProcAttr{
-		Env:   append(os.Environ(), "CAIRN_HOOK_HERE=1"),
+		Env:   env,
 		Files: []*os.File{r, os.Stdout, os.Stderr},
 	})
 	r.Close()

@@ -43,14 +43,17 @@ func TestRunWithFeedsThePayload(t *testing.T) {
 	for i := range payload {
 		payload[i] = byte('a' + i%26)
 	}
-	if err := runWith(sh, []string{sh, "-c", `cat > "$0"; [ "$CAIRN_HOOK_HERE" = 1 ]`, out}, payload); err != nil {
+	if err := runWith(sh, []string{sh, "-c", `cat > "$0"; [ "$CAIRN_HOOK_HERE" = 1 ]`, out}, append(os.Environ(), "CAIRN_HOOK_HERE=1"), payload); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(out)
 	if err != nil || string(got) != string(payload) {
 		t.Fatalf("the child read %d bytes (%v), want %d", len(got), err, len(payload))
 	}
-	if err := runWith(sh, []string{sh, "-c", "exit 3"}, nil); err == nil {
+	if err := runWith(sh, []string{sh, "-c", `[ "$CAIRN_HOOK_HERE" = 1 ]`}, os.Environ(), nil); err == nil {
+		t.Fatal("the child was told the resident process sent the call back")
+	}
+	if err := runWith(sh, []string{sh, "-c", "exit 3"}, os.Environ(), nil); err == nil {
 		t.Fatal("a failing child is not an error")
 	}
 }
