@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/cairn-memory/cairn/internal/memory"
@@ -201,9 +203,46 @@ func matchTerms(terms []rank.Term, st memory.TermStats) (match []string, all boo
 	case sel > 0 || len(seen) == 0:
 		return keep, false, nil
 	case older:
-		return keep, false, rarest
+		return keep, false, commonWords(seen, keep)
 	}
 	return rarest, true, nil
+}
+
+// commonWords is what a derived layer's rows must hold together beside
+// the kept rare terms: the allTerms rarest of the seen ones that are not
+// pieces of a kept term ("web" of "web-1009" is the ticket's own prefix,
+// not a word of the request), and only when at least two are left. A
+// single common word selects thousands of rows: at 1M parts "infra" of
+// INFRA-6041 had the statements layer rank 11,000 rows for a block that
+// wanted the ticket (BENCHMARKS.md, hook, twelfth pass).
+func commonWords(seen, keep []string) []string {
+	var out []string
+	for _, t := range seen {
+		if len(out) == allTerms {
+			break
+		}
+		if !slices.ContainsFunc(keep, func(k string) bool { return pieceOf(t, k) }) {
+			out = append(out, t)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// pieceOf reports whether t is one of the pieces compound splits into at
+// the characters the index keeps inside tokens ("web" of "web-1009").
+func pieceOf(t, compound string) bool {
+	if t == compound {
+		return false
+	}
+	for _, p := range strings.FieldsFunc(compound, func(r rune) bool { return strings.ContainsRune("_-./", r) }) {
+		if p == t {
+			return true
+		}
+	}
+	return false
 }
 
 // queryTerms picks the most informative terms of a query, weighted by the

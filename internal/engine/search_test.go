@@ -51,8 +51,14 @@ func TestMatchTerms(t *testing.T) {
 			sampled(map[string]int{"a": 200, "b": 100, "c": 200, "d": 90}), []string{"d", "b", "a"}, true, nil},
 		{"unseen and nowhere else: newest rows of the common", terms("web-1009", "web"),
 			sampled(map[string]int{"web": 200}), []string{"web"}, true, nil},
+		// "web" is the ticket's own prefix: every row holding it is not
+		// what the request is about.
 		{"unseen but held by older rows: ranked on it", terms("web-1009", "1009", "web"),
-			sampled(map[string]int{"web": 200}, "web-1009"), []string{"web-1009", "1009"}, false, []string{"web"}},
+			sampled(map[string]int{"web": 200}, "web-1009"), []string{"web-1009", "1009"}, false, nil},
+		{"one common word beside an old ticket: ranked on the ticket alone", terms("web-1009", "1009", "web", "deploy"),
+			sampled(map[string]int{"web": 200, "deploy": 150}, "web-1009"), []string{"web-1009", "1009"}, false, nil},
+		{"common words beside an old ticket: derived layers read them", terms("web-1009", "1009", "web", "deploy", "fail"),
+			sampled(map[string]int{"web": 200, "deploy": 150, "fail": 120}, "web-1009"), []string{"web-1009", "1009"}, false, []string{"fail", "deploy"}},
 		// A rule worded as the request holds its common words, not the
 		// class name only older turns hold.
 		{"unseen older term and common words: derived layers read both", terms("currencykeywindow", "第一", "一次", "请求", "特别"),
