@@ -142,12 +142,12 @@ func runCairn(args []string, payload []byte, dataDir string, here bool) {
 		os.Exit(0)
 	}
 	argv := append([]string{exe, "hook"}, args...)
+	env := cairnEnv(os.Environ())
 	if payload == nil {
-		err := syscall.Exec(exe, argv, os.Environ())
+		err := syscall.Exec(exe, argv, env)
 		logLine(dataDir, args, "run "+exe+": "+err.Error())
 		os.Exit(0)
 	}
-	env := os.Environ()
 	if here {
 		env = append(env, "CAIRN_HOOK_HERE=1")
 	}
@@ -155,6 +155,20 @@ func runCairn(args []string, payload []byte, dataDir string, here bool) {
 		logLine(dataDir, args, "run "+exe+": "+err.Error())
 	}
 	os.Exit(0)
+}
+
+// cairnEnv is env for a cairn this process starts: without GOMAXPROCS,
+// which setup sets for cairn-hook alone (setup.HookClientEnv). A hook
+// process of cairn's own answers faster on every processor, and the
+// resident process and background work it may start would inherit one.
+func cairnEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GOMAXPROCS=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // runWith runs exe as a child with env, reading payload on its standard

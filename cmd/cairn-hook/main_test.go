@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,16 @@ func TestRunWithFeedsThePayload(t *testing.T) {
 	}
 	if err := runWith(sh, []string{sh, "-c", "exit 3"}, os.Environ(), nil); err == nil {
 		t.Fatal("a failing child is not an error")
+	}
+}
+
+func TestCairnEnvDropsGOMAXPROCS(t *testing.T) {
+	env := []string{"HOME=/h", "GOMAXPROCS=1", "CAIRN_HOME=/c", "GOMAXPROCSX=2"}
+	got := cairnEnv(env)
+	if strings.Join(got, " ") != "HOME=/h CAIRN_HOME=/c GOMAXPROCSX=2" {
+		t.Fatalf("cairnEnv = %q", got)
+	}
+	if env[1] != "GOMAXPROCS=1" {
+		t.Fatalf("cairnEnv changed its argument: %q", env)
 	}
 }

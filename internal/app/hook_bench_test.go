@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-memory/cairn/internal/setup"
 	"github.com/cairn-memory/cairn/internal/sqlite"
 )
 
@@ -21,11 +22,13 @@ import (
 // BenchmarkRecallBlock's store of 100k parts and 10k statements (1M parts
 // and 100k statements with CAIRN_BENCH_BIG=1). Each op runs, in turn:
 //
-//   - hook: `cairn-hook claude-code UserPromptSubmit`, as setup installs it,
-//     handing the call to the resident process (`cairn daemon run`, started
-//     before the timed loop, as the first hook of a day would start it);
+//   - hook: `cairn-hook claude-code UserPromptSubmit`, as setup installs it
+//     (setup.HookClientEnv in its environment), handing the call to the
+//     resident process (`cairn daemon run`, started before the timed loop,
+//     as the first hook of a day would start it);
 //   - client start: `cairn-hook` with no arguments (start, print usage,
-//     exit), so hook/client-start is the hook's cost in process starts.
+//     exit) in the same environment, so hook/client-start is the hook's
+//     cost in process starts.
 //
 // Then, as many times again, apart from the hooks:
 //
@@ -159,7 +162,7 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 			b.Fatal(err)
 		}
 		if filepath.Base(bin) == "cairn-hook" {
-			return runAs(bin, home, env, payload, "claude-code", "UserPromptSubmit")
+			return runAs(bin, home, append(env, setup.HookClientEnv), payload, "claude-code", "UserPromptSubmit")
 		}
 		return runAs(bin, home, env, payload, "hook", "claude-code", "UserPromptSubmit")
 	}
@@ -268,7 +271,7 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 			_, d = hookAs(beforeClient, beforeHome, nil, q)
 			beforeHookLat = append(beforeHookLat, d)
 		}
-		_, d = runAs(client, home, nil, nil)
+		_, d = runAs(client, home, []string{setup.HookClientEnv}, nil)
 		clientLat = append(clientLat, d)
 		if interleaved {
 			coldPass(q)

@@ -295,7 +295,7 @@ func TestHookClientReplacesCairnHook(t *testing.T) {
 	})
 	doc := parseJSONString(t, read(t, settings))
 	ups, _ := dig(doc, "hooks", "UserPromptSubmit")
-	mustContain(t, "UserPromptSubmit", string(encodeJSON(ups, "")), `"command": "/opt/cairn/bin/cairn-hook claude-code UserPromptSubmit"`)
+	mustContain(t, "UserPromptSubmit", string(encodeJSON(ups, "")), `"command": "GOMAXPROCS=1 /opt/cairn/bin/cairn-hook claude-code UserPromptSubmit"`)
 	if again := run(t, o); again.Changed() {
 		t.Fatalf("a second run changed %v", changesOf(again))
 	}

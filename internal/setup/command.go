@@ -16,16 +16,24 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// HookClientEnv is the assignment in front of every cairn-hook command:
+// the Go runtime of a one-shot process that waits on a socket starts and
+// exits sooner on one processor, without a second thread woken on another
+// core (0.4–0.65 ms less a hook here, BENCHMARKS.md, hook, twelfth pass).
+// The client runs hook commands through a shell, which applies it for
+// free; cairn-hook does not pass it on to a cairn it starts.
+const HookClientEnv = "GOMAXPROCS=1"
+
 // hookCommand is the shell command a client runs for one cairn hook:
-// `cairn-hook CLIENT EVENT` when the small client is installed, `cairn
-// hook CLIENT EVENT` otherwise. A home given explicitly to setup travels
-// as a CAIRN_HOME assignment in front of it, since hook commands get the
-// client's environment, not ours.
+// `cairn-hook CLIENT EVENT` when the small client is installed (after
+// HookClientEnv), `cairn hook CLIENT EVENT` otherwise. A home given
+// explicitly to setup travels as a CAIRN_HOME assignment in front of it,
+// since hook commands get the client's environment, not ours.
 func hookCommand(o Options, client, event string) string {
 	cairn, home := o.Cairn, o.Home
 	cmd := shellQuote(cairn) + " hook " + client + " " + event
 	if o.HookClient != "" {
-		cmd = shellQuote(o.HookClient) + " " + client + " " + event
+		cmd = HookClientEnv + " " + shellQuote(o.HookClient) + " " + client + " " + event
 	}
 	if home != "" {
 		cmd = "CAIRN_HOME=" + shellQuote(home) + " " + cmd

@@ -24,6 +24,7 @@ func TestCairnCommandRecognition(t *testing.T) {
 		{"cairn hook", false},
 		{"'unterminated cairn hook codex", false},
 		{"/opt/cairn/bin/cairn-hook codex Stop", true},
+		{"GOMAXPROCS=1 /opt/cairn/bin/cairn-hook codex Stop", true},
 		{"CAIRN_HOME=/x '/my apps/cairn-hook' codex UserPromptSubmit", true},
 		{"cairn-hook claude-code Stop", false}, // another client's
 		{"cairn-hook codex", false},
