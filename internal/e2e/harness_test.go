@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-memory/cairn/internal/setup"
 )
 
 // pin is one line of testdata/clients.txt.
@@ -273,11 +275,12 @@ func settle(bin string, limit time.Duration) error {
 }
 
 // hookCommand is the command setup installed for a client's hook:
-// cairn-hook when it sits beside cairn, else `cairn hook`.
+// cairn-hook (after setup.HookClientEnv) when it sits beside cairn, else
+// `cairn hook`.
 func hookCommand(cairn, client, event string) string {
 	hc := filepath.Join(filepath.Dir(cairn), "cairn-hook")
 	if _, err := os.Stat(hc); err == nil {
-		return hc + " " + client + " " + event
+		return setup.HookClientEnv + " " + hc + " " + client + " " + event
 	}
 	return cairn + " hook " + client + " " + event
 }
