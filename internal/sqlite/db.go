@@ -106,15 +106,14 @@ func openPools(path string, exists bool) (*DB, error) {
 		}
 	}
 	// Readers, unlike the writer (writerMapBytes), neither map the file
-	// nor keep a large page cache. In WAL
-	// mode any commit (a receipt, a capture) makes every other connection
-	// drop its whole cache, and unmap the file if mapped, at its next
-	// read. A mapped reader then pays a page fault for every page it
-	// touches again, and freeing a large cache costs a madvise per 64 KiB
-	// in modernc's allocator: a resident process's request block ran 2–3×
-	// slower mapped with 32 MiB than unmapped with 1 MiB (BENCHMARKS.md,
-	// recall block), while a search without writes in between was ~20%
-	// faster mapped.
+	// nor keep a large page cache. In WAL mode any commit (a receipt, a
+	// capture) makes every other connection drop its whole cache, and
+	// unmap the file if mapped, at its next read. A mapped reader then
+	// pays a page fault for every page it touches again, and freeing a
+	// large cache costs a madvise per 64 KiB in modernc's allocator: a
+	// resident process's request block ran 2–3× slower mapped with 32 MiB
+	// than unmapped with 1 MiB (BENCHMARKS.md, recall block), while a
+	// search without writes in between was ~20% faster mapped.
 	read, err := sql.Open("sqlite", dsn(path, pragmas+"&_pragma=query_only(1)&_pragma=cache_size(-1024)"))
 	if err != nil {
 		write.Close()
