@@ -50,7 +50,9 @@ func migrations() []migration {
 func SchemaVersion() int { return len(migrations()) }
 
 // migrateLock is the advisory lock key that serializes migrators.
-const migrateLock = 0x6361_6972_6e // "cairn"
+// It is an int64 (PostgreSQL's bigint) on every platform: untyped, it
+// would not fit a 32-bit int.
+const migrateLock int64 = 0x6361_6972_6e // "cairn"
 
 // Migrate brings the schema at ownerDSN (connected as the role that owns
 // the tables) to this binary's version, each migration in its own

@@ -25,7 +25,7 @@ type export struct {
 func newExport(id string) *export {
 	return &export{clock: 1_790_000_000_000, info: obj{
 		"id": id, "title": "t", "version": "1.18.33", "directory": "/work/app",
-		"time": obj{"created": 1_790_000_000_000, "updated": 1_790_000_100_000},
+		"time": obj{"created": int64(1_790_000_000_000), "updated": int64(1_790_000_100_000)},
 	}}
 }
 
@@ -85,7 +85,7 @@ func (e *export) parse(t testing.TB) transcript.Result {
 func text(s string) obj { return obj{"type": "text", "text": s} }
 
 func tool(name, status string, input any, output any) obj {
-	state := obj{"status": status, "input": input, "time": obj{"start": 1_790_000_000_500, "end": 1_790_000_000_900}}
+	state := obj{"status": status, "input": input, "time": obj{"start": int64(1_790_000_000_500), "end": int64(1_790_000_000_900)}}
 	if status == "error" {
 		state["error"] = output
 	} else if output != nil {
