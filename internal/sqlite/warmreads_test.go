@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -189,5 +190,85 @@ func TestPinnedReadsMapTheFile(t *testing.T) {
 	t.Logf("file reads of 300 receipts never read before: %d by a reader, %d by the writer", unpinned, pinned)
 	if unpinned < 50 || pinned*10 > unpinned {
 		t.Fatalf("the writer read %d pages from the file where a reader read %d: is the store mapped?", pinned, unpinned)
+	}
+}
+
+// Another process's writes reach a mapped writer: rows it adds and copies
+// into a grown file, and a file it shrinks with VACUUM, are read through
+// the map as they are after each change.
+func TestMappedWriterSeesAnotherProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	ctx := context.Background()
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	text := strings.Repeat("a recalled line of some length ", 40)
+	save := func(db *DB, session string, n int) {
+		for i := range n {
+			if _, err := db.SaveReceipt(ctx, 1, memory.Receipt{Provider: memory.ProviderClaudeCode, SessionRef: session,
+				Kind: "request", Text: fmt.Sprintf("%d %s", i, text), Items: []memory.ReceiptItem{}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	count := func(session string) int {
+		pctx, release := a.PinReads(ctx)
+		defer release()
+		if !a.pinned(pctx) {
+			t.Fatal("the writer was not lent for the reads")
+		}
+		got, err := a.Receipts(pctx, 1, memory.ProviderClaudeCode, session, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got)
+	}
+	size := func() int64 {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	save(a, "s", 200)
+	if n := count("s"); n != 200 {
+		t.Fatalf("read %d of 200 receipts", n)
+	}
+	small := size()
+	// b grows the file well past what a mapped: its rows are copied into
+	// the store by a checkpoint.
+	save(b, "t", 2000)
+	if _, err := b.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	grown := size()
+	if grown < 4*small {
+		t.Fatalf("the store grew from %d to %d bytes only", small, grown)
+	}
+	if n := count("t"); n != 2000 {
+		t.Fatalf("read %d of the other process's 2000 receipts", n)
+	}
+	// b deletes them and shrinks the file under a's map.
+	if _, err := b.write.ExecContext(ctx, `DELETE FROM receipts WHERE session_ref = 't'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.write.ExecContext(ctx, `VACUUM`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	if shrunk := size(); shrunk*2 > grown {
+		t.Fatalf("VACUUM left the store at %d of %d bytes", shrunk, grown)
+	}
+	if n, m := count("t"), count("s"); n != 0 || m != 200 {
+		t.Fatalf("after the other process shrank the store: %d and %d receipts, want 0 and 200", n, m)
 	}
 }
