@@ -38,7 +38,7 @@ const writerCacheKiB = 16 << 10
 // store that size or smaller is read from the map whole. Pages read
 // through the map cost neither a pread nor a copy, and the mapping
 // outlives the connection's own commits as its cache does; it is dropped
-// only when another process commits. A resident process's answer at 1M
+// only when another connection commits. A resident process's answer at 1M
 // parts fell from 2.9 to 2.4 ms p50 (BENCHMARKS.md, hook, twelfth pass).
 // The pages mapped are the kernel's page cache, which pread fills anyway:
 // the process's resident size counts them, its own memory does not grow.

@@ -115,13 +115,7 @@ func TestPinNeverWaitsForABusyWriter(t *testing.T) {
 func TestPinnedReadsKeepTheirCacheAcrossWrites(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
-	text := strings.Repeat("a recalled line of some length ", 40)
-	for i := range 300 {
-		if _, err := db.SaveReceipt(ctx, 1, memory.Receipt{Provider: memory.ProviderClaudeCode, SessionRef: "s",
-			Kind: "request", Text: fmt.Sprintf("%d %s", i, text), Items: []memory.ReceiptItem{}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveReceipts(t, db, "s", 300)
 	// readsAfterWrite reads every receipt, writes one, and counts the file
 	// reads of reading them all again.
 	readsAfterWrite := func(ctx context.Context) int64 {
@@ -159,13 +153,7 @@ func TestPinnedReadsMapTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := strings.Repeat("a recalled line of some length ", 40)
-	for i := range 300 {
-		if _, err := db.SaveReceipt(ctx, 1, memory.Receipt{Provider: memory.ProviderClaudeCode, SessionRef: "s",
-			Kind: "request", Text: fmt.Sprintf("%d %s", i, text), Items: []memory.ReceiptItem{}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveReceipts(t, db, "s", 300)
 	// Closing checkpoints the WAL into the file, which then holds every page.
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -209,15 +197,6 @@ func TestMappedWriterSeesAnotherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	text := strings.Repeat("a recalled line of some length ", 40)
-	save := func(db *DB, session string, n int) {
-		for i := range n {
-			if _, err := db.SaveReceipt(ctx, 1, memory.Receipt{Provider: memory.ProviderClaudeCode, SessionRef: session,
-				Kind: "request", Text: fmt.Sprintf("%d %s", i, text), Items: []memory.ReceiptItem{}}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	count := func(session string) int {
 		pctx, release := a.PinReads(ctx)
 		defer release()
@@ -237,14 +216,14 @@ func TestMappedWriterSeesAnotherProcess(t *testing.T) {
 		}
 		return st.Size()
 	}
-	save(a, "s", 200)
+	saveReceipts(t, a, "s", 200)
 	if n := count("s"); n != 200 {
 		t.Fatalf("read %d of 200 receipts", n)
 	}
 	small := size()
 	// b grows the file well past what a mapped: its rows are copied into
 	// the store by a checkpoint.
-	save(b, "t", 2000)
+	saveReceipts(t, b, "t", 2000)
 	if _, err := b.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		t.Fatal(err)
 	}
@@ -270,5 +249,17 @@ func TestMappedWriterSeesAnotherProcess(t *testing.T) {
 	}
 	if n, m := count("t"), count("s"); n != 0 || m != 200 {
 		t.Fatalf("after the other process shrank the store: %d and %d receipts, want 0 and 200", n, m)
+	}
+}
+
+// saveReceipts writes n receipts of about 1.2 KB each for session.
+func saveReceipts(t *testing.T, db *DB, session string, n int) {
+	t.Helper()
+	text := strings.Repeat("a recalled line of some length ", 40)
+	for i := range n {
+		if _, err := db.SaveReceipt(context.Background(), 1, memory.Receipt{Provider: memory.ProviderClaudeCode, SessionRef: session,
+			Kind: "request", Text: fmt.Sprintf("%d %s", i, text), Items: []memory.ReceiptItem{}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -189,8 +189,10 @@ const handlerStack = 128 << 10
 //go:noinline
 func growStack() {
 	var frame [handlerStack]byte
-	touch(frame[:])
+	useFrame(frame[:])
 }
 
+// useFrame keeps the frame from being optimized away.
+//
 //go:noinline
-func touch(b []byte) { b[0], b[len(b)-1] = 1, 1 }
+func useFrame(b []byte) { b[0], b[len(b)-1] = 1, 1 }
