@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -147,4 +148,37 @@ func storeCounts(t testing.TB, home string) (map[string]int64, string) {
 		t.Fatal(err)
 	}
 	return r.Store.Rows, r.Store.Integrity
+}
+
+// detachedUnder counts running processes started with --home dir: the
+// workers a hook spawns when maintenance or extraction is due.
+func detachedUnder(dir string) int {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	n := 0
+	for _, p := range procs {
+		raw, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(raw, []byte("cairn")) {
+			continue
+		}
+		// A hook passes an explicit --home on; otherwise the child inherits
+		// CAIRN_HOME.
+		env, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "environ"))
+		if bytes.Contains(raw, []byte("--home\x00"+dir)) || bytes.Contains(env, []byte("CAIRN_HOME="+dir+"\x00")) && !bytes.Contains(raw, []byte("daemon\x00run")) {
+			n++
+		}
+	}
+	return n
+}
+
+// quietHome is a data dir for a test whose hooks may leave a detached
+// worker running: at cleanup it waits (up to a minute) for them to end,
+// so removing the folder does not race a worker still writing into it.
+func quietHome(t *testing.T) string {
+	home := t.TempDir()
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(time.Minute); detachedUnder(home) > 0 && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	return home
 }

@@ -324,23 +324,3 @@ func runHooks(b *testing.B, bin, home, before, beforeHome string, st recallStore
 	b.Logf("%d parts, statement rows %v; %d runs each at %s, %d of %d warm-up prompts answered with a block",
 		st.Parts, st.Rows, len(hookLat), cwd, blocks, len(reqs))
 }
-
-// detachedUnder counts running processes started with --home dir: the
-// workers a hook spawns when maintenance or extraction is due.
-func detachedUnder(dir string) int {
-	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	n := 0
-	for _, p := range procs {
-		raw, err := os.ReadFile(p)
-		if err != nil || !bytes.Contains(raw, []byte("cairn")) {
-			continue
-		}
-		// A hook passes an explicit --home on; otherwise the child inherits
-		// CAIRN_HOME.
-		env, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "environ"))
-		if bytes.Contains(raw, []byte("--home\x00"+dir)) || bytes.Contains(env, []byte("CAIRN_HOME="+dir+"\x00")) && !bytes.Contains(raw, []byte("daemon\x00run")) {
-			n++
-		}
-	}
-	return n
-}

@@ -162,7 +162,7 @@ func TestHookErrorsAreSilent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real binary")
 	}
-	home := t.TempDir()
+	home := quietHome(t)
 	cmd := cairnCmd(t, home, "hook", "claude-code", "UserPromptSubmit")
 	cmd.Stdin = strings.NewReader("{not json")
 	out, err := cmd.Output()
